@@ -15,6 +15,9 @@ import sys
 import time
 from pathlib import Path
 
+# isort: off
+import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+# isort: on
 import pandas as pd
 
 from builder.tasks.adhoc import KIND, AdhocOptions

@@ -1,9 +1,11 @@
 """TREC run files: ``qid Q0 docno rank score tag`` per line, plain or gzip.
 
-Read into a run table with columns ``topic``, ``doc``, ``rank`` (the text as given; trec_eval
-ignores it), ``score`` (float64), ``tag`` and ``line`` (1-based line in the file). The caller
-adds ``run``. Lines with fewer than six fields and non-numeric scores become error findings;
-fields after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
+Read into a run table with columns ``topic`` (categorical), ``doc``, ``score`` (float64),
+``tag`` (categorical) and ``line`` (1-based line in the file); the ``Q0`` and rank fields must
+be there but are not kept (trec_eval ignores both). Topics and tags repeat over thousands of
+lines, so they are kept as categories: a byte or two per line instead of a string each. The
+caller adds ``run``. Lines with fewer than six fields and non-numeric scores become error
+findings; fields after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from builder.findings import Finding
 from builder.formats.trec_text import read_bytes, read_text_table
 
 RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
-RUN_COLUMNS = ["topic", "doc", "rank", "score", "tag", "line"]
+RUN_COLUMNS = ["topic", "doc", "score", "tag", "line"]
+CATEGORY = pa.dictionary(pa.int32(), pa.string())
 
 # What C's strtod/atof accepts as a whole number field (trec_eval reads the score with atof).
 _NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity)$"
@@ -42,8 +45,8 @@ def read_trec_run(path: Path) -> RunFile:
         file,
         RUN_FIELDS,
         extra_fields_allowed=True,
-        types={"score": pa.float64()},
-        ignored=("q0",),
+        types={"score": pa.float64(), "topic": CATEGORY, "tag": CATEGORY},
+        ignored=("q0", "rank"),
     )
     findings = list(text.findings)
     score = text.table.column("score")
@@ -54,15 +57,19 @@ def read_trec_run(path: Path) -> RunFile:
         ]
     table = pa.table(
         {
-            "topic": text.table.column("topic"),
+            "topic": _categories(text.table.column("topic")),
             "doc": text.table.column("doc"),
-            "rank": text.table.column("rank"),
             "score": score,
-            "tag": text.table.column("tag"),
+            "tag": _categories(text.table.column("tag")),
             "line": pa.array(text.lines),
         }
     )
     return RunFile(table.to_pandas(), findings)
+
+
+def _categories(column: pa.ChunkedArray) -> pa.ChunkedArray:
+    """The column dictionary-encoded (the careful path of the text reader gives plain text)."""
+    return column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
 
 
 def _scores(text: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:

@@ -49,11 +49,12 @@ class TextTable:
 
 
 def _parse(
-    data: bytes, names: list[str], delimiter: str, types: dict[str, pa.DataType], kept: list[str]
+    data: bytes, names: list[str], delimiter: str, types: dict[str, pa.DataType]
 ) -> pa.Table:
+    """Every field of ``data``; columns without a type in ``types`` are large strings."""
     return pa_csv.read_csv(
         pa.py_buffer(data),
-        read_options=pa_csv.ReadOptions(column_names=names, block_size=1 << 24),
+        read_options=pa_csv.ReadOptions(column_names=names, block_size=1 << 24, use_threads=False),
         parse_options=pa_csv.ParseOptions(
             delimiter=delimiter,
             quote_char=False,
@@ -63,7 +64,6 @@ def _parse(
         ),
         convert_options=pa_csv.ConvertOptions(
             column_types={n: types.get(n, pa.large_string()) for n in names},
-            include_columns=kept,
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
         ),
@@ -79,16 +79,27 @@ def _single_delimiter(data: bytes) -> str | None:
     return " " if b"\t" not in data else None
 
 
+def _text_values(column: pa.ChunkedArray) -> list[pa.Array]:
+    """The distinct texts of a text or dictionary column (its dictionaries), else none."""
+    if pa.types.is_dictionary(column.type):
+        return [chunk.dictionary for chunk in column.chunks]
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type) or (
+        pa.types.is_binary(column.type)
+    ):
+        return list(column.chunks)
+    return []
+
+
 def _regular(table: pa.Table) -> bool:
-    """No empty field (doubled delimiter, blank edge) and no comment line slipped through."""
+    """No empty field (doubled delimiter, blank edge) in any column, ignored ones included,
+    and no comment line slipped through."""
     for column in table.itercolumns():
-        if (
-            pa.types.is_large_string(column.type)
-            and pc.any(pc.equal(pc.binary_length(column), 0)).as_py()
-        ):
-            return False
-    first = table.column(0)
-    return not (pa.types.is_large_string(first.type) and pc.any(pc.starts_with(first, "#")).as_py())
+        for values in _text_values(column):
+            if pc.any(pc.equal(pc.binary_length(values), 0)).as_py():
+                return False
+    return not any(
+        pc.any(pc.starts_with(values, "#")).as_py() for values in _text_values(table.column(0))
+    )
 
 
 def read_text_table(
@@ -106,16 +117,16 @@ def read_text_table(
     out with an error finding each; extra fields are dropped otherwise, as trec_eval does.
     Columns named in ``ignored`` are checked for presence but not kept.
     """
-    types = types or {}
+    types = {**{n: pa.binary() for n in ignored}, **(types or {})}
     kept = [n for n in names if n not in ignored]
     delimiter = _single_delimiter(data)
     if delimiter is not None:
         try:
-            table = _parse(data, names, delimiter, types, kept)
+            table = _parse(data, names, delimiter, types)
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             table = None  # a column count or number format the careful path reports by line
         if table is not None and _regular(table):
-            return TextTable(table, np.arange(1, table.num_rows + 1, dtype=np.int64))
+            return TextTable(table.select(kept), np.arange(1, table.num_rows + 1, dtype=np.int64))
     return _read_irregular(data, file, names, kept, extra_fields_allowed)
 
 
@@ -156,7 +167,7 @@ def _read_irregular(
     kept_codes = codes[np.repeat(keep, lengths + 1)]
     if extra_fields_allowed and too_many.any():
         kept_codes = _drop_extra_fields(kept_codes, width)
-    table = _parse(kept_codes.tobytes(), names, " ", {}, kept) if keep.any() else _empty(kept)
+    table = _parse(kept_codes.tobytes(), names, " ", {}).select(kept) if keep.any() else _empty(kept)
     return TextTable(table, np.flatnonzero(keep).astype(np.int64) + 1, findings)
 
 

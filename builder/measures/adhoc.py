@@ -49,11 +49,14 @@ class _Cells:
         index = np.where(depth > 0, self.start + depth - 1, 0)
         return np.where(depth > 0, running[index] if len(running) else 0, 0)
 
-
-def _running_count(flags: np.ndarray, row_start: np.ndarray) -> np.ndarray:
-    """How many rows so far in the cell (this one included) have ``flags``."""
-    total = np.cumsum(flags, dtype=np.int64)
-    return total - (total[row_start] - flags[row_start])
+    def running_count(self, flags: np.ndarray) -> np.ndarray:
+        """How many rows so far in the cell (this one included) have ``flags`` (int32: one
+        value per retrieved document, so the narrow type halves the largest arrays)."""
+        total = np.cumsum(flags, dtype=np.int32)
+        filled = self.size > 0
+        first = self.start[filled]
+        total -= np.repeat(total[first] - flags[first], self.size[filled])
+        return total
 
 
 def _ratio(numerator, denominator) -> np.ndarray:
@@ -71,8 +74,7 @@ def compute(
     n_cells = judged.num_cells
     rel = judged.rel
     is_rel = (rel >= 0) & (rel >= rel_level)
-    row_start = np.repeat(cells.start, cells.size)
-    rel_so_far = _running_count(is_rel, row_start)
+    rel_so_far = cells.running_count(is_rel)
     topic = judged.topic_of_cell()
     R = judged.num_rel[topic]
 
@@ -80,9 +82,9 @@ def compute(
     at = np.flatnonzero(is_rel)
     rel_cell, rel_rank = judged.cell[at], judged.rank[at].astype(np.float64)
     rel_count = rel_so_far[at]
-    nonrel_so_far = _running_count((rel >= 0) & (rel < rel_level), row_start)
+    nonrel_so_far = cells.running_count((rel >= 0) & (rel < rel_level))
     nonrel_before = nonrel_so_far[at]
-    unjudged_before = _running_count(rel == UNJUDGED, row_start)[at]
+    unjudged_before = cells.running_count(rel == UNJUDGED)[at]
     R_rel = R[rel_cell]
 
     def per_cell(weights: np.ndarray) -> np.ndarray:

@@ -64,12 +64,12 @@ def _as_chunked(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.ChunkedArr
 
 
 def _dictionary_codes(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Dictionary indices (int64) of all chunks, and the shared dictionary."""
+    """Dictionary indices (int32) of all chunks, and the shared dictionary."""
     encoded = pc.dictionary_encode(values)
     if encoded.num_chunks == 0:
-        return np.zeros(0, np.int64), pa.array([], pa.large_string())
-    indices = np.concatenate([c.indices.to_numpy() for c in encoded.chunks]).astype(np.int64)
-    return indices, encoded.chunks[-1].dictionary
+        return np.zeros(0, np.int32), pa.array([], pa.large_string())
+    indices = np.concatenate([c.indices.to_numpy() for c in encoded.chunks])
+    return indices.astype(np.int32, copy=False), encoded.chunks[-1].dictionary
 
 
 ENCODE_THREADS = 2
@@ -86,13 +86,15 @@ def _byte_order_codes(values: pa.ChunkedArray) -> np.ndarray:
     with ThreadPoolExecutor(len(parts)) as pool:
         encoded = list(pool.map(_dictionary_codes, parts))
     merged, dictionary = _dictionary_codes(pa.chunked_array([d for _, d in encoded], values.type))
-    order = pc.sort_indices(dictionary).to_numpy().astype(np.int64)
-    position = np.empty_like(order)
-    position[order] = np.arange(len(order))
-    offsets = np.cumsum([0] + [len(d) for _, d in encoded])
-    return np.concatenate(
-        [position[merged[start:]][indices] for (indices, _), start in zip(encoded, offsets)]
-    )
+    order = pc.sort_indices(dictionary).to_numpy()
+    position = np.empty(len(order), np.int32)
+    position[order] = np.arange(len(order), dtype=np.int32)
+    codes = np.empty(len(values), np.int32)
+    row, first = 0, 0
+    for indices, part_dictionary in encoded:
+        codes[row:row + len(indices)] = position[merged[first:first + len(part_dictionary)]][indices]
+        row, first = row + len(indices), first + len(part_dictionary)
+    return codes
 
 
 def _split_chunks(values: pa.ChunkedArray, parts: int) -> list[pa.ChunkedArray]:
@@ -108,9 +110,13 @@ def _split_chunks(values: pa.ChunkedArray, parts: int) -> list[pa.ChunkedArray]:
 def _codes_in(values: pd.Series, categories: list[str]) -> np.ndarray:
     """Index of each value in ``categories`` (-1 when absent).
 
-    Run and topic columns come in long stretches of one value, so they are run-length
+    A categorical column (as the run reader makes them) is looked up once per category.
+    Other run and topic columns come in long stretches of one value, so they are run-length
     encoded first and each stretch is looked up once.
     """
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        lookup = pd.Index(categories).get_indexer(values.cat.categories.astype(str))
+        return np.append(lookup, -1).astype(np.int32)[values.cat.codes.to_numpy()]
     ends, stretch_values = [], []
     offset = 0
     for chunk in _as_chunked(values).chunks:
@@ -121,13 +127,17 @@ def _codes_in(values: pd.Series, categories: list[str]) -> np.ndarray:
         stretch_values += encoded.values.to_pylist()
         offset += len(chunk)
     if not ends:
-        return np.zeros(0, np.int64)
+        return np.zeros(0, np.int32)
     lengths = np.diff(np.concatenate([[0], *ends]))
-    return np.repeat(pd.Index(categories).get_indexer(stretch_values), lengths).astype(np.int64)
+    return np.repeat(pd.Index(categories).get_indexer(stretch_values).astype(np.int32), lengths)
 
 
 def _stretch_values(values: pd.Series) -> list[str]:
     """The value of each stretch of equal values, in order."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        codes = values.cat.codes.to_numpy()
+        starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else []
+        return [str(values.cat.categories[code]) for code in codes[starts]]
     found: list[str] = []
     for chunk in _as_chunked(values).chunks:
         if len(chunk):
@@ -178,17 +188,24 @@ def _relevance_of(
 ) -> np.ndarray:
     """Relevance of each run (topic, doc) key: the qrels value, ``UNJUDGED`` for a negative
     one, ``NOT_IN_POOL`` when the qrels do not list the pair."""
-    judged_rel = np.where(qrels_rel < 0, UNJUDGED, qrels_rel)
+    judged_rel = np.where(qrels_rel < 0, UNJUDGED, qrels_rel).astype(_rel_type(qrels_rel))
     if n_keys <= DENSE_LOOKUP_LIMIT:
-        table = np.full(n_keys, NOT_IN_POOL, dtype=np.int64)
+        table = np.full(n_keys, NOT_IN_POOL, dtype=judged_rel.dtype)
         table[qrels_key] = judged_rel
         return table[run_key]
     order = np.argsort(qrels_key)
     sorted_keys = qrels_key[order]
     at = np.minimum(np.searchsorted(sorted_keys, run_key), max(len(sorted_keys) - 1, 0))
     if not len(sorted_keys):
-        return np.full(len(run_key), NOT_IN_POOL, dtype=np.int64)
+        return np.full(len(run_key), NOT_IN_POOL, dtype=judged_rel.dtype)
     return np.where(sorted_keys[at] == run_key, judged_rel[order][at], NOT_IN_POOL)
+
+
+def _rel_type(qrels_rel: np.ndarray) -> np.dtype:
+    """int8 when the relevance values fit (they nearly always do), else int64: one row of the
+    rankings per retrieved document, so the type sets the size of the largest arrays."""
+    fits = not len(qrels_rel) or (qrels_rel.min() >= -128 and qrels_rel.max() <= 127)
+    return np.dtype(np.int8 if fits else np.int64)
 
 
 def judge_rankings(
@@ -209,25 +226,28 @@ def judge_rankings(
         pa.chunked_array(run_docs.chunks + _as_chunked(qrels["doc"]).chunks)
     )
     run_doc, qrels_doc = doc_codes[: len(score)], doc_codes[len(score) :]
-    cell = run_index * len(topics) + run_topic
+    cell = run_index * np.int32(len(topics)) + run_topic
+    del run_index, run_topic
     order = ranking_order(cell, score, run_doc)
-    cell, run_doc, run_topic = cell[order], run_doc[order], run_topic[order]
+    cell, run_doc = cell[order], run_doc[order]
+    del order
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(cell)])
-    rank = np.arange(len(cell)) - np.repeat(starts, sizes) + 1
+    rank = np.arange(1, len(cell) + 1, dtype=np.int32) - np.repeat(starts.astype(np.int32), sizes)
     within = rank <= depth
     if not within.all():
-        cell, run_doc, run_topic = cell[within], run_doc[within], run_topic[within]
-        rank = rank[within]
+        cell, run_doc, rank = cell[within], run_doc[within], rank[within]
 
     qrels_topic = _codes_in(qrels["topic"], topics)
     qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
     n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
+    n_keys = len(topics) * n_docs
+    key_type = np.int32 if n_keys < 2**31 else np.int64
     rel = _relevance_of(
-        run_topic * n_docs + run_doc,
-        qrels_topic * n_docs + qrels_doc,
+        (cell % len(topics)).astype(key_type) * key_type(n_docs) + run_doc,
+        qrels_topic.astype(key_type) * key_type(n_docs) + qrels_doc,
         qrels_rel,
-        len(topics) * n_docs,
+        n_keys,
     )
 
     n_topics = len(topics)

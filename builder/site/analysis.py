@@ -7,6 +7,7 @@ lines of the TREC appendix pages).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ class TaskAnalysis:
     topic_slugs: dict[str, str]
     metadata: dict[str, dict[str, str]]
     topic_text: dict[str, dict[str, str]]
-    extras: dict[str, Any] = field(default_factory=dict)
+    extras: Mapping[str, Any] = field(default_factory=dict)
     significance: SignificanceReport | None = None
 
     @property
@@ -108,7 +109,7 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         median=median, best=best, run_slugs=(run_slugs := slugs(all_runs)),
         read_slugs=_read_slugs(all_runs, run_slugs),
         topic_slugs=slugs(topics), metadata=metadata, topic_text=topic_text,
-        extras=dict(result.evaluation.extras) if result.evaluation else {},
+        extras=result.evaluation.extras if result.evaluation else {},
     )
 
 

@@ -8,7 +8,7 @@ name, so adding a kind touches this table and one new module.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -52,17 +52,38 @@ class RunRead:
         return self.table is None or any(f.severity == "error" for f in self.findings)
 
 
+class LazyTables(Mapping[str, "pd.DataFrame"]):
+    """Tables made on first access, then kept: extras that only some callers read (the
+    pages, not ``appendix evaluate``) cost nothing until asked for."""
+
+    def __init__(self, makers: dict[str, Callable[[], pd.DataFrame]]) -> None:
+        self._makers = makers
+        self._made: dict[str, pd.DataFrame] = {}
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self._made:
+            self._made[name] = self._makers[name]()
+        return self._made[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._makers)
+
+    def __len__(self) -> int:
+        return len(self._makers)
+
+
 @dataclass
 class Evaluation:
     """What an evaluator returns.
 
     scores: the per-topic score table (``SCORE_COLUMNS``), summary rows under topic ``all``.
     extras: kind-specific tables for the pages (precision/recall points per rank, per-article
-    scores, ...), keyed by a short name documented by the kind.
+    scores, ...), keyed by a short name documented by the kind; a ``LazyTables`` when they
+    are costly and only pages read them.
     """
 
     scores: pd.DataFrame
-    extras: dict[str, pd.DataFrame] = field(default_factory=dict)
+    extras: Mapping[str, pd.DataFrame] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,14 @@ from builder.measures import adhoc as measures
 from builder.measures.adhoc_interpolation import Interpolation
 from builder.measures.adhoc_ranking import judge_rankings
 from builder.measures.registry import measures_of
-from builder.tasks import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, RunRead, TaskKind
+from builder.tasks import (
+    SCORE_COLUMNS,
+    SUMMARY_TOPIC,
+    Evaluation,
+    LazyTables,
+    RunRead,
+    TaskKind,
+)
 from builder.tasks.naming import name_runs
 from builder.validate.trec_run import validate_trec_run
 
@@ -46,7 +53,13 @@ class AdhocOptions(BaseModel):
 
 
 def read_runs(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOptions) -> list[RunRead]:
-    """Read and validate run files (two at a time), named by ``name_runs``."""
+    """Read and validate run files (two at a time), named by ``name_runs``.
+
+    Each table gets a ``run`` column and loses ``tag`` (its run name now). ``run`` and
+    ``topic`` are categorical with the same categories in every table (all run names; the
+    qrels' topics, then any other topic a run names), so that the tables concatenate into one
+    categorical column of small codes rather than millions of strings.
+    """
     qrels_topics = set(pd.unique(qrels["topic"]))
 
     def read_one(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
@@ -57,26 +70,19 @@ def read_runs(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOptions)
     with ThreadPoolExecutor(READ_THREADS) as pool:
         files = list(pool.map(read_one, paths))
     names = name_runs(paths, [table for table, _ in files])
+    run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
+    topics = sorted(qrels_topics) + sorted(
+        {t for table, _ in files for t in table["topic"].cat.categories} - qrels_topics
+    )
     for (table, _), (name, _) in zip(files, names):
-        table.insert(0, "run", _repeated(name, len(table)))
+        del table["tag"]
+        table["topic"] = table["topic"].cat.set_categories(topics)
+        code = np.full(len(table), run_codes[name], dtype=np.int32)
+        table.insert(0, "run", pd.Categorical.from_codes(code, list(run_codes), validate=False))
     return [
         RunRead(str(path), name, table, findings + naming)
         for path, (table, findings), (name, naming) in zip(paths, files, names)
     ]
-
-
-def _repeated(text: str, count: int) -> pd.Series:
-    """``text`` ``count`` times, as the string column pandas makes of an Arrow table.
-
-    Built from its buffers (offsets and repeated bytes): pandas' own fill copies through a
-    per-row take, ten times slower.
-    """
-    data = text.encode()
-    offsets = np.arange(count + 1, dtype=np.int64) * len(data)
-    array = pa.LargeStringArray.from_buffers(
-        count, pa.py_buffer(offsets), pa.py_buffer(data * count)
-    )
-    return pa.table({"run": array}).to_pandas()["run"]
 
 
 def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> Evaluation:
@@ -120,14 +126,17 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
             "value": np.concatenate(values_of).astype(np.float64),
         }
     )
-    return Evaluation(
-        scores=scores[SCORE_COLUMNS], extras={"pr_points": _pr_points(judged, options)}
-    )
+    pr_points = LazyTables({"pr_points": lambda: _pr_points(judged, options)})
+    return Evaluation(scores=scores[SCORE_COLUMNS], extras=pr_points)
 
 
 def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
-    """The string column of ``labels[codes]`` (one frame at the end, not one per measure)."""
-    return pd.Series(np.asarray(labels, dtype=object)[codes]).astype(str)
+    """The string column of ``labels[codes]`` (one frame at the end, not one per measure),
+    decoded by Arrow into the string column pandas makes of Arrow text."""
+    decoded = pa.DictionaryArray.from_arrays(
+        pa.array(codes.astype(np.int32)), pa.array(labels, pa.large_string())
+    ).cast(pa.large_string())
+    return pa.table({"labels": decoded}).to_pandas()["labels"]
 
 
 def _summary(per_cell, evaluated, run_of_cell, n_runs, num_q, how) -> np.ndarray:

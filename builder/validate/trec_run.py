@@ -32,16 +32,18 @@ def _encoded(series: pd.Series) -> pa.DictionaryArray:
     return pc.dictionary_encode(array)
 
 
-def _stretch_codes(series: pd.Series) -> tuple[np.ndarray, list[str]]:
-    """Codes of a column written in long stretches of one value (a run's topics), and the
-    values: each stretch is looked up once instead of hashing every line."""
-    array = pa.array(series)
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    stretches = pc.run_end_encode(array)
-    codes, values = pd.factorize(stretches.values.to_numpy(zero_copy_only=False))
-    lengths = np.diff(stretches.run_ends.to_numpy(), prepend=0)
-    return np.repeat(codes, lengths), list(values)
+def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
+    """Codes of a column of few distinct values (a run's topics or tags) and the values that
+    occur, in the order of the codes; categorical as read, so no line is hashed again."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        categorical = series.array
+    else:
+        categorical = pd.Categorical(series)
+    codes, categories = categorical.codes, categorical.categories
+    used = np.flatnonzero(np.bincount(codes, minlength=len(categories)))
+    renumbered = np.full(len(categories), -1, dtype=np.int64)
+    renumbered[used] = np.arange(len(used))
+    return renumbered[codes], categories[used].astype(str).tolist()
 
 
 def validate_trec_run(
@@ -50,9 +52,9 @@ def validate_trec_run(
     """The findings of one run file's table against the qrels' topics."""
     if table.empty:
         return [Finding(file, None, "error", "empty run: no result lines")]
-    topic_codes, topics = _stretch_codes(table["topic"])
+    topic_codes, topics = _present(table["topic"])
     findings = _duplicates(table, file, topic_codes, _encoded(table["doc"]))
-    tags = pc.unique(pa.array(table["tag"])).to_pylist()
+    _, tags = _present(table["tag"])
     if len(tags) > 1:
         findings.append(
             Finding(file, None, "warning", f"{len(tags)} run tags ({_some(tags)}); expected one")

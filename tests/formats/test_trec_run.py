@@ -46,6 +46,9 @@ def test_gzip_is_read_transparently(tmp_path):
     [
         ("1 Q0 a 1 2 t\n1 Q0 b 2\n", 2, "4 fields, expected 6"),
         ("1 Q0 a 1 2 t\n1 Q0 b 2 high t\n", 2, "score is not a number"),
+        # a doubled blank is one separator: this line lacks Q0 (the ignored fields count too)
+        ("1 Q0 a 1 2 t\n1  b 2 3 t\n", 2, "5 fields, expected 6"),
+        ("1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t\t3\tt\n", 2, "5 fields, expected 6"),
     ],
 )
 def test_bad_lines_become_error_findings_with_their_line(tmp_path, text, line, message):
@@ -58,3 +61,10 @@ def test_empty_file_reads_as_empty_table(tmp_path):
     run = read_trec_run(write(tmp_path, ""))
     assert run.table.empty
     assert list(run.table.columns) == RUN_COLUMNS
+
+
+def test_topics_and_tags_are_categories_of_the_values_read(tmp_path):
+    run = read_trec_run(write(tmp_path, "2 Q0 a 1 2 t\n10 Q0 b 1 2 t\n2 Q0 c 2 1 t\n"))
+    assert run.table["topic"].tolist() == ["2", "10", "2"]
+    assert sorted(run.table["topic"].cat.categories) == ["10", "2"]
+    assert list(run.table["tag"].cat.categories) == ["t"]
