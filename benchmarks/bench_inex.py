@@ -17,6 +17,9 @@ import resource
 import time
 from pathlib import Path
 
+# isort: off
+import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+# isort: on
 import numpy as np
 import pandas as pd
 

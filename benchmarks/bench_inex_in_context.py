@@ -19,6 +19,9 @@ import tracemalloc
 from functools import partial
 from pathlib import Path
 
+# isort: off
+import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+# isort: on
 import numpy as np
 import pandas as pd
 

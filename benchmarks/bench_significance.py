@@ -16,6 +16,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+# isort: off
+import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+# isort: on
 import pandas as pd
 
 from builder.stats.corrections import adjust
