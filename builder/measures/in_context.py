@@ -34,8 +34,8 @@ from builder.measures.generalized_precision import (
     generalized_scores,
     recall_point_names,
 )
+from builder.measures.passage_overlap import HighlightIndex
 from builder.measures.registry import Measure, register
-from builder.measures.relevant_text import CoverageIndex
 from builder.measures.tolerance_reading import (
     UNKNOWN_PASSAGE_LENGTH,
     ReadingIndex,
@@ -162,10 +162,10 @@ def _article_scores(
     unknown = passages["unknown"].to_numpy()
     span = _span(qrels, passages, retrieved)
     judged = _judged_passages(qrels)
-    coverage = CoverageIndex.build(*judged, len(qrels.articles), span)
+    coverage = HighlightIndex(*judged)
     # An article is relevant only when rel_chars > 0; only then does inex_eval read its passages.
     row = np.where(relevant[article] & ~unknown, qrels_row[article], -1)
-    rsize = coverage.relevant_size(row, start, end)
+    rsize = coverage.highlighted_overlap(row, start, end)
     retrieved["ret_chars"] = np.bincount(article, passages["size"].to_numpy(), len(retrieved))
     retrieved["rel_ret_chars"] = np.bincount(article, rsize, len(retrieved))
     rel_ret = retrieved["rel_ret_chars"].to_numpy(np.float64)

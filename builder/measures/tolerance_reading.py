@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from builder.measures.relevant_text import CoverageIndex, union_passages
+from builder.measures.passage_overlap import HighlightIndex
+from builder.measures.relevant_text import union_passages
 
 UNKNOWN_PASSAGE_LENGTH = 18
 """inex_eval's ``meanPassageLength``: the size given to a passage unknown to the database."""
@@ -34,7 +35,7 @@ class ReadingIndex:
     ``NR(x) = x - C(x)`` counts non-relevant characters before ``x``; the gaps give its inverse.
     """
 
-    coverage: CoverageIndex
+    coverage: HighlightIndex
     gap_keys: np.ndarray
     gap_start: np.ndarray
     gap_nonrelevant_before: np.ndarray
@@ -48,7 +49,7 @@ class ReadingIndex:
         u_article, u_start, u_end = union_passages(
             np.asarray(article, np.int64), np.asarray(start, np.int64), np.asarray(end, np.int64)
         )
-        coverage = CoverageIndex.build(u_article, u_start, u_end, n_articles, span)
+        coverage = HighlightIndex(u_article, u_start, u_end)
         every = np.arange(n_articles, dtype=np.int64)
         # Gap i of an article runs from the end of relevant passage i - 1 (0 for the first)
         # to the start of passage i (``span``, i.e. never, after the last).
@@ -67,7 +68,8 @@ class ReadingIndex:
         return cls(coverage, gap_article * key_span + before, gap_start, before, key_span)
 
     def nonrelevant_before(self, article: np.ndarray, x: np.ndarray) -> np.ndarray:
-        return np.asarray(x, np.int64) - self.coverage.covered_before(article, x)
+        x = np.asarray(x, np.int64)
+        return x - self.coverage.covered_before(np.asarray(article, np.int64), x)
 
     def position_of_nonrelevant(self, article: np.ndarray, count: np.ndarray) -> np.ndarray:
         """The smallest x with NR(x) = count (count >= 1): where that much irrelevance is read."""
@@ -89,7 +91,7 @@ def read_with_tolerance(
         group, start, end, unknown, group_doc_chars
     )
     article = group_article[seg_group]
-    relevant = np.where(seg_unknown, 0, index.coverage.relevant_size(article, seg_start, seg_end))
+    relevant = np.where(seg_unknown, 0, index.coverage.highlighted_overlap(article, seg_start, seg_end))
     length = np.where(seg_unknown, UNKNOWN_PASSAGE_LENGTH, seg_end - seg_start)
     nonrelevant = length - relevant
     total = np.cumsum(nonrelevant)
@@ -105,7 +107,7 @@ def read_with_tolerance(
     s_article = article[s]
     target = index.nonrelevant_before(s_article, seg_start[s]) + (tolerance - before[s])
     stop_at = index.position_of_nonrelevant(s_article, target)
-    rel_read[s] = index.coverage.relevant_size(s_article, seg_start[s], stop_at)
+    rel_read[s] = index.coverage.highlighted_overlap(s_article, seg_start[s], stop_at)
     nonrel_read[stops] = tolerance - before[stops]
 
     rel_total = np.bincount(seg_group, weights=rel_read, minlength=n_groups)
