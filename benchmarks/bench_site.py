@@ -4,49 +4,119 @@
 
 Targets (issue 3): the whole build costs less than twice the evaluation alone (read, validate
 and evaluate every run); a run page weighs under 100 KB apart from the shared assets.
+
+Each measurement runs in a fresh process (this script again, with ``--evaluate`` or
+``--build``), so neither side inherits the other's warm caches or memory; evaluation and
+build alternate, three times each, and the medians are compared. Each starts once the files
+written before it are on disk, and the built sites are kept until the end: writing back or
+removing a site of thousands of files slows the file creations that follow.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from builder.build import Progress, build, evaluate_task, read_task, validate_task
-from builder.config import load_config
-
 ROOT = Path(__file__).resolve().parents[1]
+REPETITIONS = 3
 
 
-def evaluation_alone(config: Path) -> float:
+def evaluation_alone(config: Path) -> dict:
+    """Read, validate and evaluate every run of the config's tasks (no pages)."""
+    from builder.build import evaluate_task, read_task, validate_task
+    from builder.config import load_config
+
     start = time.perf_counter()
     for task in load_config(config).tasks:
         inputs = read_task(task)
         validate_task(inputs)
         evaluate_task(inputs)
-    return time.perf_counter() - start
+    return {"seconds": time.perf_counter() - start}
+
+
+def full_build(config: Path, out: Path) -> dict:
+    """The whole ``appendix build`` into ``out``, with its stages' seconds."""
+    from builder.build import Progress, build
+
+    @dataclass
+    class StageTimes(Progress):
+        seconds: dict[str, float] = field(default_factory=dict)
+
+        @contextmanager
+        def stage(self, name: str) -> Iterator[Progress]:
+            start = time.perf_counter()
+            with super().stage(name) as progress:
+                yield progress
+            self.seconds[name] = time.perf_counter() - start
+
+    progress = StageTimes(quiet=True)
+    summary = build(config, out=out, progress=progress)
+    run_pages = sorted(p.stat().st_size for p in out.glob("*/runs/*.html"))
+    return {
+        "seconds": summary.seconds, "stages": progress.seconds, "pages": summary.pages,
+        "run_pages": run_pages,
+        "assets": sum(p.stat().st_size for p in (out / "assets").iterdir()),
+        "total": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
+    }
+
+
+def in_fresh_process(mode: str, config: Path, out: Path | None = None) -> dict:
+    os.sync()  # the previous build's files are written back now, not during this measurement
+    command = [sys.executable, __file__, mode, str(config)] + ([str(out)] if out else [])
+    done = subprocess.run(command, check=False, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def main(config: Path) -> None:
-    evaluation = min(evaluation_alone(config) for _ in range(2))  # the first warms caches
+    evaluations, builds = [], []
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "site"
-        summary = build(config, out=out, progress=Progress())
-        run_pages = sorted(p.stat().st_size for p in out.glob("*/runs/*.html"))
-        assets = sum(p.stat().st_size for p in (out / "assets").iterdir())
-        total = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    print(f"config               {config.relative_to(ROOT) if config.is_relative_to(ROOT) else config}")
-    print(f"evaluation alone     {evaluation:8.2f} s   (read, validate, evaluate; best of 2)")
-    print(f"full site build      {summary.seconds:8.2f} s   ({summary.seconds / evaluation:.2f} x "
-          f"evaluation; target < 2 x)")
-    print(f"pages                {summary.pages:8d}")
-    print(f"run pages            {len(run_pages):8d}   largest "
-          f"{run_pages[-1] / 1000:.1f} KB, median "
-          f"{run_pages[len(run_pages) // 2] / 1000:.1f} KB (target < 100 KB)")
-    print(f"site size            {total / 1e6:8.1f} MB   (shared assets {assets / 1e6:.1f} MB)")
+        for repetition in range(REPETITIONS):
+            evaluations.append(in_fresh_process("--evaluate", config))
+            builds.append(in_fresh_process("--build", config,
+                                           Path(folder) / f"site-{repetition}"))
+    evaluation = statistics.median(e["seconds"] for e in evaluations)
+    whole = statistics.median(b["seconds"] for b in builds)
+    last = builds[-1]
+    run_pages = last["run_pages"]
+    shown = config.relative_to(ROOT) if config.is_relative_to(ROOT) else config
+    print(f"config               {shown}")
+    print(f"evaluation alone     {evaluation:8.2f} s   (read, validate, evaluate; median of "
+          f"{REPETITIONS} fresh processes: {_listed(evaluations)})")
+    print(f"full site build      {whole:8.2f} s   (median of {REPETITIONS}: {_listed(builds)})")
+    print(f"ratio                {whole / evaluation:8.2f} x  evaluation (target < 2 x)")
+    stages = last["stages"]
+    print("build stages         " + ", ".join(
+        f"{name} {statistics.median(b['stages'][name] for b in builds):.2f}"
+        for name in stages) + "  (s, medians)")
+    print(f"pages                {last['pages']:8d}")
+    if run_pages:
+        print(f"run pages            {len(run_pages):8d}   largest "
+              f"{run_pages[-1] / 1000:.1f} KB, median "
+              f"{run_pages[len(run_pages) // 2] / 1000:.1f} KB (target < 100 KB)")
+    print(f"site size            {last['total'] / 1e6:8.1f} MB   "
+          f"(shared assets {last['assets'] / 1e6:.1f} MB)")
+
+
+def _listed(measurements: list[dict]) -> str:
+    return " ".join(f"{m['seconds']:.2f}" for m in measurements)
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve() if len(sys.argv) > 1
-         else ROOT / "examples" / "trec_covid_round1.yml")
+    if sys.argv[1:2] == ["--evaluate"]:
+        print(json.dumps(evaluation_alone(Path(sys.argv[2]))))
+    elif sys.argv[1:2] == ["--build"]:
+        print(json.dumps(full_build(Path(sys.argv[2]), Path(sys.argv[3]))))
+    else:
+        main(Path(sys.argv[1]).resolve() if len(sys.argv) > 1
+             else ROOT / "examples" / "trec_covid_round1.yml")

@@ -9,6 +9,8 @@ topic; the per-topic table. Layout as in the TREC proceedings appendices (seed 0
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -24,7 +26,7 @@ CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
 UNINTERPOLATED_STEPS = 100
 
 
-def uninterpolated_curves(pr_points: pd.DataFrame, runs: list[str],
+def uninterpolated_curves(points: pd.DataFrame, runs: list[str],
                           topics_per_run: pd.Series) -> np.ndarray:
     """Mean uninterpolated precision at recall 0, 0.01 .. 1, one row per run of ``runs``.
 
@@ -32,19 +34,23 @@ def uninterpolated_curves(pr_points: pd.DataFrame, runs: list[str],
     relevant document where recall reaches r (no maximum over higher recall, unlike
     interpolated precision; seed 004), 0 where the run never reaches r. The mean is over the
     run's evaluated topics (``num_q``). All runs at once: each relevant document covers the
-    levels between the previous relevant document's recall and its own.
+    levels between the previous relevant document's recall and its own. ``points`` are the
+    kind's precision-recall points (only the relevant rows are read).
     """
     steps = UNINTERPOLATED_STEPS
     curves = np.zeros((len(runs), steps + 1))
-    relevant = pr_points[pr_points["relevant"] > 0]
+    relevant = points[points["relevant"] > 0]
     relevant = relevant[relevant["run"].isin(runs)].sort_values(["run", "topic", "rank"],
                                                                   kind="mergesort")
     if relevant.empty:
         return curves
     run_index = pd.Index(runs).get_indexer(relevant["run"])
     recall = relevant["recall"].to_numpy(float)
-    group = relevant["run"].astype(str) + "\x00" + relevant["topic"].astype(str)
-    first = (group != group.shift()).to_numpy()
+    run_codes, _ = pd.factorize(relevant["run"])
+    topic_codes, topics = pd.factorize(relevant["topic"])
+    group = run_codes.astype(np.int64) * len(topics) + topic_codes
+    first = np.ones(len(group), dtype=bool)
+    first[1:] = group[1:] != group[:-1]
     previous = np.where(first, -1.0, np.roll(recall, 1))
     low = np.where(first, 0, np.floor(previous * steps + 1e-9).astype(int) + 1)
     high = np.minimum(np.floor(recall * steps + 1e-9).astype(int), steps)
@@ -56,25 +62,40 @@ def uninterpolated_curves(pr_points: pd.DataFrame, runs: list[str],
     return curves / np.maximum(topics_per_run.reindex(runs).to_numpy(float), 1)[:, None]
 
 
-def adhoc_run_pages(analysis: TaskAnalysis) -> list[Page]:
-    """The appendix page of every accepted run of an ad hoc task."""
+def adhoc_shared(analysis: TaskAnalysis) -> dict[str, np.ndarray | None]:
+    """What all the run pages of a task share, computed once before the renderer builds them
+    in chunks (in two processes): ``curves``, every run's uninterpolated curve, in the order of
+    ``analysis.runs`` (None without precision-recall points)."""
+    curves = None
+    if "relevant_points" in analysis.extras and "num_q" in analysis.summary.columns:
+        curves = uninterpolated_curves(analysis.extras["relevant_points"], analysis.runs,
+                                       analysis.summary["num_q"])
+    return {"curves": curves}
+
+
+def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = None,
+                    shared: dict[str, np.ndarray | None] | None = None) -> list[Page]:
+    """The appendix page of every accepted run of an ad hoc task (of the runs at ``positions``
+    of the leaderboard, when given), ``shared`` being ``adhoc_shared(analysis)``."""
     summary, task = analysis.summary, analysis.spec.id
+    positions = range(len(analysis.runs)) if positions is None else positions
+    runs = [analysis.runs[position] for position in positions]
     have = set(summary.columns)
     iprec = [m for m in IPREC if m in have]
     reference_median = summary[iprec].median().to_numpy() if iprec else []
     reference_best = summary[iprec].max().to_numpy() if iprec else []
-    curves = None
-    if "pr_points" in analysis.extras and "num_q" in have:
-        curves = uninterpolated_curves(analysis.extras["pr_points"], analysis.runs,
-                                       summary["num_q"])
+    curves = (shared if shared is not None else adhoc_shared(analysis))["curves"]
     recall_axis = [round(i / UNINTERPOLATED_STEPS, 2) for i in range(UNINTERPOLATED_STEPS + 1)]
+    per_topic = per_topic_values(analysis, runs, [m for m, _ in PER_TOPIC_COLUMNS])
+    median = _over_topics(analysis.median, "map", analysis.topics)
+    best = _over_topics(analysis.best, "map", analysis.topics)
     pages = []
-    for position, run in enumerate(analysis.runs):
+    for index, (position, run) in enumerate(zip(positions, runs)):
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), f"run_{analysis.spec.kind.family}.html", f"Run {run}")
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
-        rows = analysis.per_topic.loc[run].reindex(analysis.topics)
+        rows = {m: values[index] for m, values in per_topic.items()}
         page.tables = [
             _summary_table(run, meta, row, analysis),
             key_value_table("recall-precision", "Recall-level precision averages",
@@ -89,7 +110,7 @@ def adhoc_run_pages(analysis: TaskAnalysis) -> list[Page]:
             key_value_table("r-precision", "R-precision: precision after R (= number of relevant "
                             "documents for a topic) documents retrieved",
                             [("Exact", number(row.get("Rprec")))]),
-            _per_topic_table(analysis, rows),
+            _per_topic_table(analysis, rows, median, best),
         ]
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
@@ -99,13 +120,31 @@ def adhoc_run_pages(analysis: TaskAnalysis) -> list[Page]:
                 run, RECALL_LEVELS[: len(iprec)], row[iprec].to_numpy(), reference_median,
                 reference_best, uninterpolated))
         if "map" in have:
-            difference = rows["map"].to_numpy() - analysis.median["map"].reindex(analysis.topics)
             page.figures.append(plots.difference_from_median(
-                run, analysis.topics, np.asarray(difference), "average precision"))
+                run, analysis.topics, rows["map"] - median, "average precision"))
         page.context = {"run": run, "meta": meta, "rank": position + 1,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
+
+
+def per_topic_values(analysis: TaskAnalysis, runs: list[str],
+                     measures: Sequence[str]) -> dict[str, np.ndarray]:
+    """Per measure of ``measures`` the task has, a runs x topics array (NaN where a run has no
+    value): one reindex for all the pages, where one per page and table cost 0.2 s over the
+    143 runs of TREC-COVID (issue 3)."""
+    measures = [m for m in measures if m in analysis.per_topic.columns]
+    cells = pd.MultiIndex.from_product([runs, analysis.topics])
+    values = analysis.per_topic[measures].reindex(cells).to_numpy(dtype=float, na_value=np.nan)
+    values = values.reshape(len(runs), len(analysis.topics), len(measures))
+    return {m: values[:, :, k] for k, m in enumerate(measures)}
+
+
+def _over_topics(frame: pd.DataFrame, measure: str, topics: list[str]) -> np.ndarray | None:
+    """``frame[measure]`` (median or best) in the order of ``topics``; None without it."""
+    if measure not in frame.columns:
+        return None
+    return frame[measure].reindex(topics).to_numpy(dtype=float, na_value=np.nan)
 
 
 def _summary_table(run: str, meta: dict[str, str], row: pd.Series,
@@ -122,19 +161,21 @@ def _summary_table(run: str, meta: dict[str, str], row: pd.Series,
     return key_value_table("summary", "Summary statistics", pairs)
 
 
-def _per_topic_table(analysis: TaskAnalysis, rows: pd.DataFrame) -> Table:
+PER_TOPIC_COLUMNS = [("map", "Average precision"), ("P_10", "P@10"), ("Rprec", "R-precision"),
+                     ("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
+
+
+def _per_topic_table(analysis: TaskAnalysis, rows: dict[str, np.ndarray],
+                     median: np.ndarray | None, best: np.ndarray | None) -> Table:
+    """Per topic: the run's values of ``PER_TOPIC_COLUMNS`` (``rows``), then the task's median
+    and best average precision and the run's difference from the median."""
     task = analysis.spec.id
-    columns = [("map", "Average precision"), ("P_10", "P@10"), ("Rprec", "R-precision"),
-               ("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
-    columns = [(m, label) for m, label in columns if m in rows.columns]
-    has_map = "map" in rows.columns
-    median = analysis.median["map"].reindex(analysis.topics).to_numpy() if has_map else None
-    best = analysis.best["map"].reindex(analysis.topics).to_numpy() if has_map else None
+    columns = [(m, label) for m, label in PER_TOPIC_COLUMNS if m in rows]
+    has_map = "map" in rows and median is not None and best is not None
     # Each column formatted at once, then zipped into rows.
-    formatted = [numbers(rows[m].to_numpy(), m) for m, _ in columns]
+    formatted = [numbers(rows[m], m) for m, _ in columns]
     if has_map:
-        formatted += [numbers(median), numbers(best),
-                      signed_numbers(rows["map"].to_numpy(dtype=float, na_value=np.nan) - median)]
+        formatted += [numbers(median), numbers(best), signed_numbers(rows["map"] - median)]
     links = [Cell(topic, href=topic_page(task, analysis.topic_slugs[topic]))
              for topic in analysis.topics]
     table_rows = [list(row) for row in zip(links, *formatted)]

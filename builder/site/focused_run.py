@@ -9,6 +9,8 @@ difference from the median per topic on the official measure; the per-topic tabl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pandas as pd
 
@@ -29,7 +31,8 @@ def per_topic_measure(official: str) -> str:
     return "AiP" if official == "MAiP" else official
 
 
-def focused_run_pages(analysis: TaskAnalysis) -> list[Page]:
+def focused_run_pages(analysis: TaskAnalysis,
+                      positions: Sequence[int] | None = None) -> list[Page]:
     """The page of every accepted run of a focused or thorough task."""
     summary, task = analysis.summary, analysis.spec.id
     curve = [m for m in IP_NAMES if m in summary.columns]
@@ -43,7 +46,8 @@ def focused_run_pages(analysis: TaskAnalysis) -> list[Page]:
                   else pd.Series(dtype=float))
     topic_measure = per_topic_measure(analysis.spec.official_measure)
     pages = []
-    for position, run in enumerate(analysis.runs):
+    for position in range(len(analysis.runs)) if positions is None else positions:
+        run = analysis.runs[position]
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), "run_focused.html", f"Run {run}")
         row = summary.loc[run]

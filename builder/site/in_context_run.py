@@ -11,6 +11,7 @@ CSV file.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,7 +43,8 @@ class FrameTable(Table):
         return self.frame.to_csv(index=False, lineterminator="\n")
 
 
-def in_context_run_pages(analysis: TaskAnalysis) -> list[Page]:
+def in_context_run_pages(analysis: TaskAnalysis,
+                         positions: Sequence[int] | None = None) -> list[Page]:
     """The page of every accepted run of an in-context task."""
     summary, task = analysis.summary, analysis.spec.id
     ranks = [r for r in getattr(analysis.spec.options, "ranks", RANKS)
@@ -59,7 +61,8 @@ def in_context_run_pages(analysis: TaskAnalysis) -> list[Page]:
     if run_summary is not None:
         run_summary = run_summary.set_index("run")
     pages = []
-    for position, run in enumerate(analysis.runs):
+    for position in range(len(analysis.runs)) if positions is None else positions:
+        run = analysis.runs[position]
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), "run_in_context.html", f"Run {run}")
         row = summary.loc[run]

@@ -7,6 +7,7 @@ by the analyse stage; the settings (test, correction, alpha, B) travel with ever
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -89,8 +90,9 @@ def with_run_comparisons(analysis: TaskAnalysis, pages: list[Page]) -> list[Page
     Per measure, the page shows three views (better than, worse than, indistinguishable from)
     of one table, whose CSV holds them all with a verdict column."""
     report = analysis.significance
+    runs = {page.context["run"] for page in pages if page.context.get("run") is not None}
     measure_slugs = slugs(report.matrices) if report is not None else {}
-    by_run = ({m: _comparison_rows(analysis, report, m) for m in report.matrices}
+    by_run = ({m: _comparison_rows(analysis, report, m, runs) for m in report.matrices}
               if report is not None else {})
     for page in pages:
         run = page.context.get("run")
@@ -131,18 +133,28 @@ class RunComparisons:
     worse: list[list[Cell]] = field(default_factory=list)
     indistinguishable: list[list[Cell]] = field(default_factory=list)
 
+    def add(self, view: str, cells: list[Cell]) -> None:
+        self.all.append([cells[0], _VERDICT_CELLS[view], *cells[1:]])
+        getattr(self, view).append(cells)
 
-def _comparison_rows(analysis: TaskAnalysis, report: SignificanceReport,
-                     measure: str) -> dict[str, RunComparisons]:
-    """Run -> its comparisons with every other run, as ``SignificanceReport.run_comparisons``
-    sees them (differences signed as this run minus the other; better / worse /
-    indistinguishable), in its order: the pairs where the run is ``run_b``, then those where
-    it is ``run_a``. Each pair's numbers are formatted once and serve both of its runs; the
-    other side's signed texts are the same with the sign flipped (formatting is symmetric)."""
+
+def _comparison_rows(analysis: TaskAnalysis, report: SignificanceReport, measure: str,
+                     runs: Collection[str]) -> dict[str, RunComparisons]:
+    """Each run of ``runs`` -> its comparisons with every other run, as
+    ``SignificanceReport.run_comparisons`` sees them (differences signed as this run minus the
+    other; better / worse / indistinguishable), in its order: the pairs where the run is
+    ``run_b``, then those where it is ``run_a``. Only the pairs of ``runs`` are formatted (the
+    run pages are built in chunks); each pair's numbers are formatted once and serve both of its
+    runs, the other side's signed texts being the same with the sign flipped (formatting is
+    symmetric)."""
     pairs = report.pairs(measure)
+    run_a, run_b = pairs["run_a"].astype(str).tolist(), pairs["run_b"].astype(str).tolist()
+    kept = [k for k, (a, b) in enumerate(zip(run_a, run_b)) if a in runs or b in runs]
+    if len(kept) < len(pairs):
+        pairs = pairs.iloc[kept]
+        run_a, run_b = [run_a[k] for k in kept], [run_b[k] for k in kept]
     links = {run: Cell(run, href=run_page(analysis.spec.id, slug))
              for run, slug in analysis.run_slugs.items()}
-    verdicts = {view: Cell(text) for view, text in VERDICTS.items()}
     difference = pairs["mean_diff"].to_numpy(dtype=float)
     significant = pairs["significant"].to_numpy(dtype=bool)
     a_views = np.where(significant & (difference > 0), "better",
@@ -150,27 +162,24 @@ def _comparison_rows(analysis: TaskAnalysis, report: SignificanceReport,
     diffs, lows, highs, effects = (_signed_texts(pairs[c])
                                    for c in ("mean_diff", "ci_low", "ci_high", "effect"))
     p_values, p_adjusted = numbers(pairs["p_value"]), numbers(pairs["p_adjusted"])
-    columns = (pairs["run_a"].astype(str).tolist(), pairs["run_b"].astype(str).tolist(),
-               a_views.tolist(), diffs, lows, highs, effects, p_values, p_adjusted)
-    as_a, as_b = [], []
-    for run_a, run_b, view, diff, low, high, effect, p, adjusted in zip(*columns):
-        as_b.append((run_b, _OPPOSITE[view], [
-            links[run_a], Cell(_flip(diff), numeric=True),
-            Cell(f"[{_flip(high)}, {_flip(low)}]", numeric=True),
-            Cell(_flip(effect), numeric=True), p, adjusted]))
-        as_a.append((run_a, view, [
-            links[run_b], Cell(diff, numeric=True), Cell(f"[{low}, {high}]", numeric=True),
-            Cell(effect, numeric=True), p, adjusted]))
-    by_run: dict[str, RunComparisons] = {}
-    for owner, view, cells in as_b + as_a:
-        comparisons = by_run.get(owner)
-        if comparisons is None:
-            comparisons = by_run[owner] = RunComparisons()
-        comparisons.all.append([cells[0], verdicts[view], *cells[1:]])
-        getattr(comparisons, view).append(cells)
+    columns = (run_a, run_b, a_views.tolist(), diffs, lows, highs, effects, p_values, p_adjusted)
+    by_run = {run: RunComparisons() for run in runs}
+    # Two passes: each run's pairs as run_b come before its pairs as run_a.
+    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
+        if b in by_run:
+            by_run[b].add(_OPPOSITE[view], [
+                links[a], Cell(_flip(diff), None, True),
+                Cell(f"[{_flip(high)}, {_flip(low)}]", None, True),
+                Cell(_flip(effect), None, True), p, adjusted])
+    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
+        if a in by_run:
+            by_run[a].add(view, [
+                links[b], Cell(diff, None, True), Cell(f"[{low}, {high}]", None, True),
+                Cell(effect, None, True), p, adjusted])
     return by_run
 
 
+_VERDICT_CELLS = {view: Cell(text) for view, text in VERDICTS.items()}
 _OPPOSITE = {"better": "worse", "worse": "better", "indistinguishable": "indistinguishable"}
 
 

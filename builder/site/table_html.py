@@ -28,16 +28,23 @@ def table_rows(table: Table, root: str) -> Markup:
     """``<tr>...</tr>`` per row, each followed by a newline; the cell at ``row_header`` is a
     ``<th scope="row">``, numbers get ``class="num"``, cells with ``href`` link from ``root``."""
     prefix = escape(root)
+    header = table.row_header
+    # Each cell's opening and closing tags, by whether it heads its row and is a number.
+    tags = {(True, True): ('<th scope="row" class="num">', "</th>"),
+            (True, False): ('<th scope="row">', "</th>"),
+            (False, True): ('<td class="num">', "</td>"),
+            (False, False): ("<td>", "</td>")}
+    special = _SPECIAL.search
     lines = []
     for row in table.rows:
         cells = []
-        for index, cell in enumerate(row):
-            tag = "th" if index == table.row_header else "td"
-            opening = '<th scope="row"' if tag == "th" else "<td"
-            css = ' class="num"' if cell.numeric else ""
-            content = (f'<a href="{prefix}{_escaped(cell.href)}">{_escaped(cell.text)}</a>'
-                       if cell.href else _escaped(cell.text))
-            cells.append(f"{opening}{css}>{content}</{tag}>")
+        for index, (text, href, numeric) in enumerate(row):
+            opening, closing = tags[index == header, numeric]
+            if special(text):  # inline rather than _escaped: this runs for every cell
+                text = escape(text)
+            if href:
+                text = f'<a href="{prefix}{_escaped(href)}">{text}</a>'
+            cells.append(f"{opening}{text}{closing}")
         lines.append(f"<tr>{''.join(cells)}</tr>\n")
     return Markup("".join(lines))
 

@@ -1,8 +1,10 @@
 """The ``adhoc`` task kind: TREC run files scored like trec_eval (``-q -c -M1000 -l1``).
 
 ``evaluate`` returns the long score table for every declared adhoc measure, per topic and
-under topic ``all``, plus ``extras["pr_points"]``: precision and recall at every rank of every
-ranking (run, topic, rank, precision, recall, relevant), the points of seed 004's curves.
+under topic ``all``, plus two tables made when first read: ``extras["pr_points"]``, precision
+and recall at every rank of every ranking (run, topic, rank, precision, recall, relevant), the
+points of seed 004's curves, and ``extras["relevant_points"]``, the same at the relevant
+documents only: the uninterpolated curve changes only there, so it is all a curve needs.
 """
 
 from __future__ import annotations
@@ -126,8 +128,11 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
             "value": np.concatenate(values_of).astype(np.float64),
         }
     )
-    pr_points = LazyTables({"pr_points": lambda: _pr_points(judged, options)})
-    return Evaluation(scores=scores[SCORE_COLUMNS], extras=pr_points)
+    extras = LazyTables({
+        "pr_points": lambda: _pr_points(judged, options, relevant_only=False),
+        "relevant_points": lambda: _pr_points(judged, options, relevant_only=True),
+    })
+    return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 
 
 def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
@@ -151,23 +156,27 @@ def _summary(per_cell, evaluated, run_of_cell, n_runs, num_q, how) -> np.ndarray
     return np.exp(mean) if how == "gmean" else mean
 
 
-def _pr_points(judged, options: AdhocOptions) -> pd.DataFrame:
-    """Uninterpolated precision and recall after each rank of each ranking."""
+def _pr_points(judged, options: AdhocOptions, relevant_only: bool) -> pd.DataFrame:
+    """Uninterpolated precision and recall after each rank of each ranking, or after each
+    relevant document only."""
     is_rel = (judged.rel >= 0) & (judged.rel >= options.rel_level)
-    total = np.cumsum(is_rel, dtype=np.int64)
-    row_start = np.arange(len(is_rel)) - judged.rank + 1  # ranks run 1, 2, ... in each cell
-    rel_so_far = total - (total[row_start] - is_rel[row_start])
+    total = np.cumsum(is_rel, dtype=np.int32)
+    at = np.flatnonzero(is_rel) if relevant_only else np.arange(len(is_rel))
+    rank = judged.rank[at]
+    cell_start = at - rank + 1  # ranks run 1, 2, ... in each cell
+    rel_so_far = total[at] - (total[cell_start] - is_rel[cell_start])
     n_topics = len(judged.topics)
-    topic = judged.cell % n_topics
+    cell = judged.cell[at]
+    topic = cell % n_topics
     num_rel = judged.num_rel[topic]
     return pd.DataFrame(
         {
-            "run": pd.Categorical.from_codes(judged.cell // n_topics, judged.runs, validate=False),
+            "run": pd.Categorical.from_codes(cell // n_topics, judged.runs, validate=False),
             "topic": pd.Categorical.from_codes(topic, judged.topics, validate=False),
-            "rank": judged.rank,
-            "precision": rel_so_far / judged.rank,
+            "rank": rank,
+            "precision": rel_so_far / rank,
             "recall": np.divide(rel_so_far, num_rel, out=np.zeros(len(topic)), where=num_rel > 0),
-            "relevant": is_rel,
+            "relevant": is_rel[at],
         },
         copy=False,  # fresh arrays: no need to copy them into one block
     )

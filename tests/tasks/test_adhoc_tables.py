@@ -61,3 +61,13 @@ def test_lazy_tables_are_made_once_and_only_when_read() -> None:
     assert list(extras) == ["points"] and len(extras) == 1 and made == []
     assert extras["points"]["x"].tolist() == [1]
     assert extras["points"] is extras["points"] and made == ["points"]
+
+
+def test_relevant_points_are_the_relevant_rows_of_every_rank(tmp_path: Path) -> None:
+    qrels, reads = _read(tmp_path)
+    runs = pd.concat([read.table for read in reads], ignore_index=True)
+    extras = KIND.evaluate(qrels, runs, AdhocOptions()).extras
+    every = extras["pr_points"]
+    relevant = every[every["relevant"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(extras["relevant_points"], relevant)
+    assert len(relevant) == 3 and len(every) == 5  # topic 9 is not judged: its line is dropped

@@ -1,0 +1,130 @@
+"""The render stage on two cores: its jobs shared between this process and one forked child.
+
+Each job writes its own files into the staging folder and returns how many pages it wrote,
+so the processes exchange only counts. The child is forked once the jobs are listed: it
+inherits the analyses, the templates and the jobs themselves, so nothing large is pickled.
+Each process has its queue of jobs and, once it is empty, helps with the other's: taking the
+next job under a shared lock keeps both busy until the end whatever the campaign's mix of
+pages and downloads.
+
+A failure in either process stops both (the child, when it fails, lets this process finish
+its current job; when this process fails, the child is ended at once), and the exception,
+the child's sent back through a pipe, propagates, so the build discards the staging folder
+as it does for a failure in one process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import sys
+import traceback
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from typing import Any
+
+Job = Callable[[], int]
+
+
+def default_processes() -> int:
+    """Two where ``fork`` exists and there are two cores, else one (also in a daemonic
+    process, which may not have children)."""
+    if ("fork" not in multiprocessing.get_all_start_methods()
+            or multiprocessing.current_process().daemon):
+        return 1
+    return min(2, os.cpu_count() or 1)
+
+
+def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> int:
+    """Run every job of ``queues`` once; return their total.
+
+    ``processes``: 1 runs the queues here, one after the other; 2 (the default where
+    possible) forks a child: this process takes from the first queue, the child from the
+    second, and each then helps with the other's. A job that needs something computed in
+    the process (the run pages' shared curves) belongs in the first queue, so that usually
+    only this process computes it, after the fork, while the child already writes files."""
+    processes = default_processes() if processes is None else processes
+    if processes < 2 or sum(len(queue) for queue in queues) < 2:
+        return sum(job() for queue in queues for job in queue)
+    context = multiprocessing.get_context("fork")
+    try:
+        taken = context.Array("i", len(queues))
+    except OSError:  # no POSIX semaphores here (some sandboxes): one process, then
+        return sum(job() for queue in queues for job in queue)
+    receiver, sender = context.Pipe(duplex=False)
+    # Whatever the streams hold would be written again by the child when it exits.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    child = context.Process(target=_child, args=(queues, taken, sender), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        written = _take_jobs(queues, taken, first=0)
+    except BaseException:
+        _stop(queues, taken)
+        child.terminate()
+        child.join()
+        raise
+    try:
+        outcome = receiver.recv()
+    except EOFError:  # the child died without a word
+        outcome = None
+    finally:
+        receiver.close()
+        child.join()
+    if outcome is None:
+        outcome = ("failed", None, f"the render worker exited with code {child.exitcode}")
+    if outcome[0] == "failed":
+        _, error, trace = outcome
+        error = error if isinstance(error, BaseException) else RenderWorkerError(trace)
+        error.add_note(f"raised in the render worker (process {child.pid}):\n{trace}")
+        raise error
+    return written + outcome[1]
+
+
+class RenderWorkerError(Exception):
+    """The render worker failed with an exception that could not be sent back as it was."""
+
+
+def _take_jobs(queues: Sequence[Sequence[Job]], taken: Any, first: int) -> int:
+    """Run the next job of queue ``first``, then of the others, until all are taken."""
+    order = [first, *(k for k in range(len(queues)) if k != first)]
+    written = 0
+    while True:
+        with taken.get_lock():
+            queue = next((k for k in order if taken[k] < len(queues[k])), None)
+            if queue is None:
+                return written
+            index = taken[queue]
+            taken[queue] = index + 1
+        written += queues[queue][index]()
+
+
+def _stop(queues: Sequence[Sequence[Job]], taken: Any) -> None:
+    """No more jobs for either process."""
+    with taken.get_lock():
+        for k, queue in enumerate(queues):
+            taken[k] = len(queue)
+
+
+def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection) -> None:
+    try:
+        written = _take_jobs(queues, taken, first=1)
+    except BaseException as error:  # noqa: BLE001 (sent to the parent, which raises it)
+        _stop(queues, taken)
+        sender.send(("failed", error if _travels(error) else None, traceback.format_exc()))
+    else:
+        sender.send(("done", written))
+    finally:
+        sender.close()
+
+
+def _travels(error: BaseException) -> bool:
+    """Whether ``error`` survives pickling both ways (an exception whose ``__init__`` takes
+    other arguments than its ``args`` does not)."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:  # noqa: BLE001 (any failure means it does not travel)
+        return False
+    return True
