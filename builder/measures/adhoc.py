@@ -25,6 +25,7 @@ from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
     RPREC_MULTIPLES,
     SUCCESS_CUTOFFS,
     TREC_EVAL_DEFAULT,
+    UTILITY_PARAMS,
 )
 from builder.measures.adhoc_interpolation import (
     RECALL_LEVELS,
@@ -127,7 +128,13 @@ def compute(
     for multiple in RPREC_MULTIPLES:
         cut = np.floor(float(multiple) * R + 0.9).astype(np.int64)
         out[f"Rprec_mult_{multiple}"] = _ratio(cells.count_within(rel_so_far, cut), cut)
-    out.update(_ndcg(judged))
+    out["utility"] = _utility(out["num_ret"], num_rel_ret, R)
+    out["binG"] = _ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
+    gains = _Gains(judged, cells.size)
+    out["G"] = _g(gains)
+    out.update(_ndcg(judged, gains))
+    out["ndcg_rel"] = _ndcg_rel(gains)
+    out["Rndcg"] = np.where(R > 0, _rndcg(gains), 0.0)
     for k in CUTOFFS:
         out[f"map_cut_{k}"] = _ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
     for k in CUTOFFS:
@@ -163,22 +170,170 @@ def _infap_terms(rank, rel_count, nonrel_before, unjudged_before) -> np.ndarray:
     return np.where(j == 0, 1.0, term)
 
 
-def _ndcg(judged: JudgedRanking) -> dict[str, np.ndarray]:
-    """nDCG and nDCG at cutoffs; gains are the relevance values (m_ndcg.c, m_ndcg_cut.c)."""
-    at = np.flatnonzero(judged.rel > 0)
-    cell, rank = judged.cell[at], judged.rank[at]
-    discounted = judged.rel[at] / np.log2(rank + 1.0)
-    ideal = judged.ideal_gains
-    position = np.arange(len(ideal)) - np.repeat(
-        judged.ideal_start[:-1], np.diff(judged.ideal_start)
+def _utility(num_ret, num_rel_ret, R) -> np.ndarray:
+    """p1*a + p2*b + p3*c + p4*d over the retrieved/relevant contingency table, with
+    trec_eval's default p = (1, -1, 0, 0) and no collection size (-N 0) (m_utility.c)."""
+    p1, p2, p3, p4 = UTILITY_PARAMS
+    return (
+        p1 * num_rel_ret
+        + p2 * (num_ret - num_rel_ret)
+        + p3 * (R - num_rel_ret)
+        + p4 * (0 + num_rel_ret - num_ret - R)
     )
-    ideal_discounted = ideal / np.log2(position + 2.0)
-    ideal_topic = np.repeat(np.arange(len(judged.topics)), np.diff(judged.ideal_start))
+
+
+def _bin_g_terms(rank, rel_count) -> np.ndarray:
+    """Per relevant row at 0-based rank i: 1 / log2(3 + i - relevant so far), i.e. 2 + the
+    documents above it that are not relevant (m_binG.c; the sum is divided by R)."""
+    return 1.0 / np.log2(rank + 2.0 - rel_count)
+
+
+def _segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running sum of ``values`` within each stretch of equal ``segment``, added one by one in
+    order as trec_eval's loops add (a global cumsum minus offsets would round differently).
+
+    Stretches of similar length (within a factor 2) are padded into one 2-D array whose rows
+    are summed along; a few passes, padding at most doubles the memory.
+    """
+    n = len(values)
+    out = np.empty(n)
+    if not n:
+        return out
+    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    sizes = np.diff(np.r_[starts, n])
+    position = np.arange(n) - np.repeat(starts, sizes)
+    bucket = np.ceil(np.log2(sizes)).astype(np.int64)
+    for b in np.unique(bucket):
+        chosen = bucket == b
+        rows = np.flatnonzero(np.repeat(chosen, sizes))
+        width = 1 << int(b)
+        flat = np.repeat(np.arange(width * chosen.sum(), step=width), sizes[chosen])
+        flat += position[rows]
+        grid = np.zeros(width * chosen.sum())
+        grid[flat] = values[rows]
+        out[rows] = np.cumsum(grid.reshape(-1, width), axis=1).ravel()[flat]
+    return out
+
+
+def _segment_cumsum_int(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running sum of integer ``values`` within each stretch of equal ``segment`` (exact: a
+    global cumsum minus each stretch's offset), as float64."""
+    total = np.cumsum(values, dtype=np.int64)
+    if not len(total):
+        return total.astype(np.float64)
+    first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    offset = total[first] - values[first]
+    return (total - np.repeat(offset, np.diff(np.r_[first, len(total)]))).astype(np.float64)
+
+
+class _Gains:
+    """The retrieved rows of positive gain and each topic's ideal ranking, for the gain
+    measures. Gain = qrels relevance (trec_eval's default ``setup_gains``: level i has gain i),
+    so unjudged, unpooled and level-0 documents gain 0 and are left out; P = the topic's
+    documents of positive gain (its ideal ranking's length)."""
+
+    def __init__(self, judged: JudgedRanking, num_ret: np.ndarray) -> None:
+        at = np.flatnonzero(judged.rel > 0)
+        self.n_cells, n_topics = judged.num_cells, len(judged.topics)
+        self.cell, self.rank, self.gain = judged.cell[at], judged.rank[at], judged.rel[at]
+        self.discounted = self.gain / np.log2(self.rank + 1.0)
+        self.dcg_so_far = _segment_cumsum(self.discounted, self.cell)
+        self.cell_topic = judged.topic_of_cell()
+        self.topic = self.cell_topic[self.cell]
+        ideal, self.ideal_start = judged.ideal_gains, judged.ideal_start
+        self.ideal_topic = np.repeat(np.arange(n_topics), np.diff(self.ideal_start))
+        self.position = np.arange(len(ideal)) - self.ideal_start[self.ideal_topic]
+        self.ideal = ideal
+        self.ideal_discounted = ideal / np.log2(self.position + 2.0)
+        self.idcg_so_far = _segment_cumsum(self.ideal_discounted, self.ideal_topic)
+        self.P = np.diff(self.ideal_start)
+        self.idcg = _last_of(self.idcg_so_far, self.ideal_start)
+        self.num_ret = num_ret
+
+    def per_cell(self, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.cell, weights=weights, minlength=self.n_cells)
+
+    def dcg(self) -> np.ndarray:
+        """DCG of each cell's whole ranking (its last running value, 0 if nothing gains)."""
+        return self.per_cell(self.discounted)
+
+    def ideal_at(self, so_far: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """``so_far`` (a running value over the ideal ranking) at position min(k, P) of each
+        retrieved row's topic (k >= 1; a row of positive gain implies P >= 1)."""
+        return so_far[self.ideal_start[self.topic] + np.minimum(k, self.P[self.topic]) - 1]
+
+
+def _last_of(running: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The last value of ``running`` in each stretch ``start[i]:start[i+1]`` (0 if empty)."""
+    filled = start[1:] > start[:-1]
+    return np.where(filled, running[np.maximum(start[1:] - 1, 0)] if len(running) else 0, 0.0)
+
+
+def _g(gains: _Gains) -> np.ndarray:
+    """G (m_G.c): sum over retrieved docs of gain / log2(2 + cost(r) - gained(r)), divided by
+    the sum of the ideal gains; gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the
+    first min(r, P) ideal positions + 1 per rank beyond P (trec_eval's min_cost)."""
+    ideal_so_far = _segment_cumsum_int(gains.ideal.astype(np.int64), gains.ideal_topic)
+    beyond = np.maximum(gains.rank - gains.P[gains.topic], 0)
+    cost = gains.ideal_at(ideal_so_far, gains.rank) + beyond
+    gained = _segment_cumsum_int(gains.gain, gains.cell)
+    terms = gains.gain / np.log2(2.0 + cost - gained)
+    sum_ideal = _last_of(ideal_so_far, gains.ideal_start)[gains.cell_topic]
+    return _ratio(gains.per_cell(terms), sum_ideal)
+
+
+def _ndcg_rel(gains: _Gains) -> np.ndarray:
+    """ndcg_rel (m_ndcg_rel.c): nDCG at each retrieved doc of positive gain, DCG(r) /
+    IDCG(min(r, P)), plus (P - those retrieved) x DCG(N) / IDCG(P), all divided by P."""
+    at_docs = gains.per_cell(gains.dcg_so_far / gains.ideal_at(gains.idcg_so_far, gains.rank))
+    P = gains.P[gains.cell_topic]
+    missed = (P - np.bincount(gains.cell, minlength=gains.n_cells)).astype(np.float64)
+    total = at_docs + _ratio(missed * gains.dcg(), gains.idcg[gains.cell_topic])
+    return np.where(total > 0, _ratio(total, P), 0.0)
+
+
+def _rndcg(gains: _Gains) -> np.ndarray:
+    """Rndcg (m_Rndcg.c): mean of DCG(c) / IDCG(c) at each c where the ideal gain changes
+    (c = documents of the ideal ranking above a lower gain, the last c = P), plus DCG(N) /
+    IDCG(P) when N > P + 1 (trec_eval's final point; none when N = P + 1)."""
+    ideal, topic_of, position = gains.ideal, gains.ideal_topic, gains.position
+    last_of_topic = position == gains.P[topic_of] - 1
+    change = np.flatnonzero(np.r_[ideal[1:] != ideal[:-1], True] | last_of_topic)
+    n_changes = np.bincount(topic_of[change], minlength=len(gains.P))
+    change_start = np.r_[0, np.cumsum(n_changes)]
+    per_cell = n_changes[gains.cell_topic]
+    point_cell = np.repeat(np.arange(gains.n_cells), per_cell)
+    nth = np.arange(len(point_cell)) - np.repeat(np.r_[0, np.cumsum(per_cell)[:-1]], per_cell)
+    point = change[change_start[gains.cell_topic[point_cell]] + nth]
+    ratio = _dcg_at(gains, point_cell, position[point] + 1) / gains.idcg_so_far[point]
+    total = np.bincount(point_cell, weights=ratio, minlength=gains.n_cells)
+    P = gains.P[gains.cell_topic]
+    final = gains.num_ret > P + 1
+    total = total + np.where(final, _ratio(gains.dcg(), gains.idcg[gains.cell_topic]), 0.0)
+    return _ratio(total, per_cell + final)
+
+
+def _dcg_at(gains: _Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """DCG of ``cell``'s ranking over its first k documents (cells in order, k >= 1)."""
+    width = int(gains.rank.max()) + 1 if len(gains.rank) else 1
+    keys = gains.cell.astype(np.int64) * width + gains.rank
+    wanted = cell.astype(np.int64) * width + np.minimum(k, width - 1)
+    last = np.searchsorted(keys, wanted, side="right") - 1
+    safe = np.maximum(last, 0)
+    found = (last >= 0) & (gains.cell[safe] == cell) if len(keys) else np.zeros(len(cell), bool)
+    return np.where(found, gains.dcg_so_far[safe] if len(keys) else 0.0, 0.0)
+
+
+def _ndcg(judged: JudgedRanking, gains: _Gains) -> dict[str, np.ndarray]:
+    """nDCG and nDCG at cutoffs; gains are the relevance values (m_ndcg.c, m_ndcg_cut.c)."""
+    cell, rank, discounted = gains.cell, gains.rank, gains.discounted
+    position, ideal_discounted = gains.position, gains.ideal_discounted
+    ideal_topic = gains.ideal_topic
     topic = judged.topic_of_cell()
     n_topics, n_cells = len(judged.topics), judged.num_cells
     out = {}
     ideal_total = np.bincount(ideal_topic, weights=ideal_discounted, minlength=n_topics)
-    dcg = np.bincount(cell, weights=discounted, minlength=n_cells)
+    dcg = gains.dcg()
     out["ndcg"] = _ratio(dcg, ideal_total[topic])
     for k in CUTOFFS:
         top = position < k

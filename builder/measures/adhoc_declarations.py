@@ -3,8 +3,9 @@
 Each is registered once, by name as trec_eval prints it, with its source; computed in
 ``builder.measures.adhoc``. Measures beyond the issue's list (``gm_bpref``, ``Rprec_mult_*``,
 ``map_cut_*``, ``relative_P_*``, ``set_relative_P``, ``set_map``, ``num_nonrel_judged_ret``)
-follow trec_eval 9.0.8 too. Not implemented from ``all_trec``: ``utility``, ``binG``, ``G``,
-``ndcg_rel``, ``Rndcg``, ``relstring``.
+follow trec_eval 9.0.8 too, as do its experimental gain measures (``utility``, ``binG``, ``G``,
+``ndcg_rel``, ``Rndcg``). Not implemented from ``all_trec``: ``relstring``, a string (the
+relevance of the first documents), not a number.
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ RPREC_MULTIPLES = tuple(f"{i / 5:.2f}" for i in range(1, 11))
 MIN_GEO_MEAN = 0.00001
 """trec_eval's floor for the geometric mean (``trec_eval.h``)."""
 INFAP_EPSILON = 0.00001
+UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
+"""utility's default coefficients p1..p4 (``m_utility.c``)."""
 
 TREC_EVAL = "trec_eval 9.0.8"
 SEED_004 = "seed 004 (lecture on precision/recall and TREC appendix pages)"
@@ -102,16 +105,50 @@ for _multiple in RPREC_MULTIPLES:
         params={"multiple": float(_multiple)},
     )
 _declare(
+    "utility",
+    "Set utility p1*a + p2*b + p3*c + p4*d with a = relevant retrieved, b = other retrieved "
+    "(unjudged ones too), c = relevant missed, d = others missed; default p = (1, -1, 0, 0), "
+    "so a - b. Averaged over topics, as trec_eval does.",
+    f"{TREC_EVAL} m_utility.c",
+    params=dict(zip(("p1", "p2", "p3", "p4"), UTILITY_PARAMS)),
+)
+_declare(
     "11pt_avg",
     "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
     f"{SEED_004}; {TREC_EVAL} m_11pt_avg.c",
     differs=INTERPOLATION_DIFFERS,
 )
 _declare(
+    "binG",
+    "Binary G: sum over relevant retrieved of 1 / log2(2 + non-relevant or unjudged above it), "
+    "divided by R.",
+    f"{TREC_EVAL} m_binG.c (experimental)",
+)
+_declare(
+    "G",
+    "Normalized gain: sum over retrieved documents of gain / log2(2 + cost(r) - gained(r)), "
+    "gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the first min(r, P) positions + 1 "
+    "per rank beyond P (P = documents of positive gain); divided by the total ideal gain. "
+    "Gain = qrels relevance value.",
+    f"{TREC_EVAL} m_G.c (experimental)",
+)
+_declare(
     "ndcg",
     "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount log2(rank+1), "
     "ideal ranking from all judged documents.",
     f"{TREC_EVAL} m_ndcg.c",
+)
+_declare(
+    "ndcg_rel",
+    "nDCG averaged over the P documents of positive gain: DCG(r) / IDCG(min(r, P)) at each one "
+    "retrieved (rank r), DCG(N) / IDCG(P) for each one missed; divided by P.",
+    f"{TREC_EVAL} m_ndcg_rel.c (experimental)",
+)
+_declare(
+    "Rndcg",
+    "nDCG averaged at the R levels: DCG(c) / IDCG(c) at each c where the ideal gain drops "
+    "(last c = P), plus DCG(N) / IDCG(P) when N > P + 1; 0 when R = 0.",
+    f"{TREC_EVAL} m_Rndcg.c (experimental)",
 )
 for _k in CUTOFFS:
     _declare(

@@ -157,3 +157,88 @@ def test_run_without_any_judged_topic_scores_zero_everywhere():
         for m, t, v in evaluation.scores[["measure", "topic", "value"]].itertuples(index=False)
     }
     assert (got[("num_q", "all")], got[("num_ret", "all")], got[("map", "all")]) == (1, 0, 0.0)
+
+
+def graded_example():
+    """Ranking a(1) n(0) b(2) x(unpooled); c(2) missed. Ideal gains 2, 2, 1: P = 3, R = 3."""
+    qrels = pd.DataFrame({"topic": "1", "doc": ["a", "n", "b", "c"], "rel": [1, 0, 2, 2]})
+    runs = pd.DataFrame(
+        {"run": "r", "topic": "1", "doc": ["a", "n", "b", "x"], "score": [4.0, 3.0, 2.0, 1.0]}
+    )
+    return scores(qrels, runs)
+
+
+def test_utility_is_relevant_minus_nonrelevant_retrieved_averaged_over_topics():
+    qrels_1, runs_1 = ranking("RNNRR", R=4, topic="1")
+    qrels_2, runs_2 = ranking("NNNN", R=1, topic="2")
+    got = scores(pd.concat([qrels_1, qrels_2]), pd.concat([runs_1, runs_2]))
+    assert (got[("utility", "1")], got[("utility", "2")]) == (1.0, -4.0)
+    assert got[("utility", "all")] == -1.5  # m_utility.c: averaged, not summed
+
+
+def test_binG_discounts_each_relevant_by_the_documents_above_it_not_relevant():
+    # m_binG.c: sum of 1 / log2(3 + i - rel_so_far) over relevant rows i (0-based), / R.
+    got = graded_example()
+    assert got[("binG", "1")] == pytest.approx((1 / math.log2(2) + 1 / math.log2(3)) / 3)
+
+
+def test_binG_uses_the_relevance_level_G_does_not():
+    qrels = pd.DataFrame({"topic": "1", "doc": ["a", "b"], "rel": [1, 2]})
+    runs = pd.DataFrame({"run": "r", "topic": "1", "doc": ["a", "b"], "score": [2.0, 1.0]})
+    got = scores(qrels, runs, rel_level=2)
+    assert got[("binG", "1")] == pytest.approx(1 / math.log2(3))  # b after one "non-relevant"
+    # G: a at rank 1: 1 / log2(2 + 2 - 1); b at rank 2: 2 / log2(2 + 3 - 3); / (2 + 1).
+    assert got[("G", "1")] == pytest.approx((1 / math.log2(3) + 2 / math.log2(2)) / 3)
+
+
+def test_G_of_the_graded_example():
+    # m_G.c: rank 1 gains 1, cost 2 (ideal 2): 1 / log2(2 + 2 - 1); rank 3 gains 2 (total 3),
+    # cost 2 + 2 + 1 = 5: 2 / log2(2 + 5 - 3); divided by the ideal total 5.
+    got = graded_example()
+    assert got[("G", "1")] == pytest.approx((1 / math.log2(3) + 2 / math.log2(4)) / 5)
+
+
+def test_G_costs_one_per_rank_beyond_the_ideal_ranking():
+    # P = 1; the relevant document at rank 3: cost 1 + 1 + 1 (min_cost), gained 1: 1 / log2(4).
+    qrels = pd.DataFrame({"topic": "1", "doc": ["r"], "rel": [1]})
+    runs = pd.DataFrame({"run": "r", "topic": "1", "doc": ["x", "y", "r"], "score": [3.0, 2, 1]})
+    assert scores(qrels, runs)[("G", "1")] == pytest.approx(1 / math.log2(4))
+
+
+def test_ndcg_rel_averages_ndcg_at_each_document_of_positive_gain():
+    # m_ndcg_rel.c: DCG(1) / IDCG(1) at a, DCG(3) / IDCG(3) at b, DCG(N) / IDCG(P) for c
+    # (missed); DCG(1) = 1, DCG(3) = 1 + 2 / log2(4) = 2; IDCG = 2, 2 + 2 / log2(3), + 1 / 2.
+    got = graded_example()
+    idcg_3 = 2 + 2 / math.log2(3) + 1 / 2
+    assert got[("ndcg_rel", "1")] == pytest.approx((1 / 2 + 2 / idcg_3 + 2 / idcg_3) / 3)
+
+
+def test_Rndcg_averages_ndcg_where_the_ideal_gain_drops():
+    # m_Rndcg.c: ideal 2, 2, 1 drops after 2 and after 3 (= P); N = 4 = P + 1: no final point.
+    got = graded_example()
+    idcg_2 = 2 + 2 / math.log2(3)
+    assert got[("Rndcg", "1")] == pytest.approx((1 / idcg_2 + 2 / (idcg_2 + 1 / 2)) / 2)
+
+
+@pytest.mark.parametrize(
+    ("docs", "expected"),
+    [
+        (["x", "r"], 0.0),  # N = P + 1: only nDCG@1 = 0 (trec_eval's loop skips the last point)
+        (["x", "r", "y"], (0 + 1 / math.log2(3)) / 2),  # N > P + 1: + DCG(N) / IDCG(P)
+    ],
+)
+def test_Rndcg_final_point_at_N_only_beyond_P_plus_one(docs, expected):
+    qrels = pd.DataFrame({"topic": "1", "doc": ["r"], "rel": [1]})
+    score = [3.0, 2.0, 1.0][: len(docs)]
+    runs = pd.DataFrame({"run": "r", "topic": "1", "doc": docs, "score": score})
+    got = scores(qrels, runs)
+    assert got[("Rndcg", "1")] == pytest.approx(expected)
+    assert got[("ndcg_rel", "1")] == pytest.approx(1 / math.log2(3))  # DCG(2) / IDCG(1)
+
+
+def test_gain_measures_are_zero_without_positive_judgments():
+    qrels = pd.DataFrame({"topic": "1", "doc": ["n", "u"], "rel": [0, -1]})
+    runs = pd.DataFrame({"run": "r", "topic": "1", "doc": ["n", "u"], "score": [2.0, 1.0]})
+    got = scores(qrels, runs)
+    assert [got[(m, "1")] for m in ("binG", "G", "ndcg_rel", "Rndcg")] == [0.0] * 4
+    assert got[("utility", "1")] == -2.0  # b = retrieved - relevant retrieved: u counts
