@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
+import json
+import math
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
@@ -44,9 +46,9 @@ class Download:
 def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -> list[Download]:
     """The task's download files, most costly first, not yet written."""
     task = analysis.spec.id
-    scores = cache(partial(_per_topic_scores, analysis))  # sorted once for both files
+    scores = cache(partial(_long_scores, analysis))  # laid out once for both files
     files = [
-        Download(task, "scores.json", "the same, as JSON records",
+        Download(task, "scores.json", "the same, as JSON records (values at full precision)",
                  lambda path: write_long_json(scores(), path)),
         Download(task, "scores.csv", "every run's per-topic scores (run, topic, measure, value)",
                  lambda path: write_long_csv(scores(), path)),
@@ -83,6 +85,10 @@ def listing(files: list[Download], out: Path) -> list[dict[str, str]]:
     return [download.listed(out) for download in ordered]
 
 
+def _long_scores(analysis: TaskAnalysis) -> LongScores:
+    return LongScores.of(_per_topic_scores(analysis))
+
+
 def _per_topic_scores(analysis: TaskAnalysis) -> pd.DataFrame:
     evaluation = analysis.result.evaluation
     scores = evaluation.scores if evaluation is not None else pd.DataFrame(
@@ -112,7 +118,21 @@ def _write_csv(table: pd.DataFrame, path: Path) -> None:
 
 
 def _write_json(table: pd.DataFrame, path: Path) -> None:
-    path.write_text(table.to_json(orient="records", double_precision=15) + "\n", encoding="utf-8")
+    """JSON records, numbers at full precision (shortest round-trip text), null where missing
+    (pandas' own JSON keeps 15 digits at most)."""
+    records = [{key: _json_value(value) for key, value in row.items()}
+               for row in table.to_dict(orient="records")]
+    path.write_text(json.dumps(records, separators=(",", ":"), allow_nan=False) + "\n",
+                    encoding="utf-8")
+
+
+def _json_value(value: object) -> object:
+    """A table cell as JSON takes it: numpy scalars as Python ones, NaN and pd.NA as null."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is pd.NA or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return value
 
 
 BLOCK_ROWS = 32_768
@@ -120,61 +140,63 @@ BLOCK_ROWS = 32_768
 reuse the same few megabytes where the whole table took hundreds."""
 
 
-def write_long_csv(scores: pd.DataFrame, path: Path) -> None:
-    """Write a long score table (run, topic, measure, value) byte for byte as pandas'
-    ``to_csv(index=False, lineterminator="\\n")`` would, two to three times faster: each
-    distinct name is quoted once by the csv module, each value is ``repr`` (pandas' shortest
-    round-trip text), NaN is empty, and the lines are joined a block at a time."""
-    names = [_distinct_texts(scores[column], _csv_field) for column in ("run", "topic", "measure")]
-    numbers = scores["value"].to_numpy(float)
+@dataclass(frozen=True)
+class LongScores:
+    """A long score table (run, topic, measure, value) laid out once for both score files:
+    each name column as codes into its distinct values, each value as its shortest
+    round-trip text (``repr``; None where it is not finite). Formatting the values is most of
+    a writer's work, and both files then carry the same digits, all of them."""
+
+    names: list[tuple[np.ndarray, list[str]]]
+    values: list[str | None]
+
+    @classmethod
+    def of(cls, scores: pd.DataFrame) -> LongScores:
+        names = []
+        for column in ("run", "topic", "measure"):
+            codes, distinct = pd.factorize(scores[column].astype(str), sort=False)
+            names.append((codes, list(distinct)))
+        numbers = scores["value"].to_numpy(float)
+        values: list[str | None] = [repr(v) for v in numbers.tolist()]
+        for missing in np.flatnonzero(~np.isfinite(numbers)).tolist():
+            values[missing] = None
+        return cls(names, values)
+
+    def blocks(self, encode: Callable[[str], str]) -> Iterator[list[list[str | None]]]:
+        """Per block of rows: the run, topic and measure texts (each distinct name encoded
+        once by ``encode``) and the value texts."""
+        encoded = [(codes, [encode(name) for name in distinct]) for codes, distinct in self.names]
+        for start in range(0, len(self.values), BLOCK_ROWS):
+            block = slice(start, start + BLOCK_ROWS)
+            texts = [[names[code] for code in codes[block].tolist()] for codes, names in encoded]
+            yield [*texts, self.values[block]]
+
+
+def write_long_csv(scores: LongScores, path: Path) -> None:
+    """The long score table as CSV, byte for byte as pandas'
+    ``to_csv(index=False, lineterminator="\\n")`` writes it: names quoted as the csv module
+    quotes them, values ``repr`` (pandas' shortest round-trip text), NaN empty."""
     with path.open("w", encoding="utf-8") as file:
         file.write("run,topic,measure,value\n")
-        for block in _blocks(len(scores)):
-            part = numbers[block]
-            values = [repr(v) for v in part.tolist()]
-            for missing in np.flatnonzero(np.isnan(part)).tolist():
-                values[missing] = ""
-            file.write("".join([f"{run},{topic},{measure},{value}\n" for run, topic, measure, value
-                                in zip(*_texts_of(names, block), values)]))
+        for runs, topics, measures, values in scores.blocks(_csv_field):
+            file.write("".join([f"{run},{topic},{measure},{'' if value is None else value}\n"
+                                for run, topic, measure, value
+                                in zip(runs, topics, measures, values)]))
 
 
-def write_long_json(scores: pd.DataFrame, path: Path) -> None:
-    """Write a long score table as JSON records byte for byte as pandas'
-    ``to_json(orient="records", double_precision=15)`` (and a newline) would, in half the time
-    and a fraction of the memory: pandas' own encoder writes each distinct name once and the
-    values a block at a time, as an array whose texts are then laid out into the records."""
+def write_long_json(scores: LongScores, path: Path) -> None:
+    """The long score table as JSON records (run, topic, measure, value), every value at full
+    precision (its shortest round-trip text, as in the CSV; null where not finite)."""
     from pandas.io.json import ujson_dumps
 
-    if list(scores.columns) != SCORE_COLUMNS:
-        _write_json(scores, path)
-        return
     run, topic, measure, value = (f"{ujson_dumps(key)}:" for key in SCORE_COLUMNS)
-    names = [_distinct_texts(scores[column], ujson_dumps) for column in SCORE_COLUMNS[:3]]
-    numbers = scores["value"].to_numpy(float)
     with path.open("w", encoding="utf-8") as file:
         file.write("[")
-        for count, block in enumerate(_blocks(len(scores))):
-            values = ujson_dumps(numbers[block], double_precision=15)[1:-1].split(",")
+        for count, (runs, topics, measures, values) in enumerate(scores.blocks(ujson_dumps)):
             file.write(("," if count else "") + ",".join([
-                f"{{{run}{r},{topic}{t},{measure}{m},{value}{v}}}"
-                for r, t, m, v in zip(*_texts_of(names, block), values)]))
+                f"{{{run}{r},{topic}{t},{measure}{m},{value}{'null' if v is None else v}}}"
+                for r, t, m, v in zip(runs, topics, measures, values)]))
         file.write("]\n")
-
-
-def _blocks(rows: int) -> list[slice]:
-    return [slice(start, start + BLOCK_ROWS) for start in range(0, rows, BLOCK_ROWS)]
-
-
-def _distinct_texts(column: pd.Series,
-                    encode: Callable[[str], str]) -> tuple[np.ndarray, list[str]]:
-    """The column as codes into its distinct values, each encoded once."""
-    codes, distinct = pd.factorize(column.astype(str), sort=False)
-    return codes, [encode(value) for value in distinct]
-
-
-def _texts_of(columns: list[tuple[np.ndarray, list[str]]], block: slice) -> list[list[str]]:
-    """The encoded values of a block of rows, per column."""
-    return [[texts[code] for code in codes[block].tolist()] for codes, texts in columns]
 
 
 def _csv_field(value: str) -> str:

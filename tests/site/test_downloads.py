@@ -1,46 +1,46 @@
-"""The vectorised score CSV writer against pandas' ``to_csv``, byte for byte."""
+"""The long score writers: the CSV byte for byte as pandas' ``to_csv``; the JSON records with
+every value at full precision, the same digits as the CSV."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import pandas as pd
 
 from builder.site import downloads
-from builder.site.downloads import write_long_csv, write_long_json
+from builder.site.downloads import LongScores, _write_json, write_long_csv, write_long_json
+
+AWKWARD = pd.DataFrame({
+    "run": ["plain", 'say "hi"', "a,b/c", "line\nbreak", "plain", "é😀<&>", "x"],
+    "topic": ["1", "2", "10", "1", "2", " spaced ", "3"],
+    "measure": ["map", "P_10", "map", "num_rel", "iprec_at_recall_0.00", "map", "map"],
+    "value": [0.1, 1.0, math.nan, 1e-05, 1 / 3, 250.0, 0.5685229840957013],
+})
 
 
 def test_long_csv_matches_pandas_on_awkward_names_and_values(tmp_path):
-    scores = pd.DataFrame({
-        "run": ["plain", 'say "hi"', "a,b", "line\nbreak", "plain", ""],
-        "topic": ["1", "2", "10", "1", "2", " spaced "],
-        "measure": ["map", "P_10", "map", "num_rel", "iprec_at_recall_0.00", "map"],
-        "value": [0.1, 1.0, math.nan, 1e-05, 1 / 3, 250.0],
-    })
     written = tmp_path / "scores.csv"
-    write_long_csv(scores, written)
-    assert written.read_bytes() == scores.to_csv(index=False, lineterminator="\n").encode()
+    write_long_csv(LongScores.of(AWKWARD), written)
+    assert written.read_bytes() == AWKWARD.to_csv(index=False, lineterminator="\n").encode()
 
 
 def test_long_csv_of_no_scores_is_the_header(tmp_path):
     scores = pd.DataFrame({"run": [], "topic": [], "measure": [], "value": []})
     written = tmp_path / "scores.csv"
-    write_long_csv(scores, written)
+    write_long_csv(LongScores.of(scores), written)
     assert written.read_bytes() == scores.to_csv(index=False, lineterminator="\n").encode()
 
 
-def test_long_json_matches_pandas_on_awkward_names_and_values(tmp_path):
-    scores = pd.DataFrame({
-        "run": ["plain", 'say "hi"', "a/b", "line\nbreak", "plain", "é😀<&>", "x"],
-        "topic": ["1", "2", "10", "1", "2", " spaced ", "3"],
-        "measure": ["map", "P_10", "map", "num_rel", "iprec_at_recall_0.00", "map", "map"],
-        "value": [0.1, 1.0, math.nan, 1e-05, 1 / 3, 250.0, -1e17],
-    })
+def test_long_json_keeps_every_digit_and_names_as_written(tmp_path):
     written = tmp_path / "scores.json"
-    write_long_json(scores, written)
-    expected = scores.to_json(orient="records", double_precision=15) + "\n"
-    assert written.read_bytes() == expected.encode()
-    write_long_json(scores.iloc[:0], written)
+    write_long_json(LongScores.of(AWKWARD), written)
+    records = json.loads(written.read_text(encoding="utf-8"))
+    expected = [{**row, "value": None if math.isnan(row["value"]) else row["value"]}
+                for row in AWKWARD.to_dict(orient="records")]
+    assert records == expected  # exact float equality: 16-17 digits where needed
+    assert '"value":0.5685229840957013}' in written.read_text(encoding="utf-8")
+    write_long_json(LongScores.of(AWKWARD.iloc[:0]), written)
     assert written.read_text() == "[]\n"
 
 
@@ -48,9 +48,17 @@ def test_long_writers_lay_out_many_blocks_as_one(tmp_path, monkeypatch):
     monkeypatch.setattr(downloads, "BLOCK_ROWS", 3)
     scores = pd.DataFrame({"run": [f"r{i % 4}" for i in range(10)], "topic": ["1"] * 10,
                            "measure": ["map"] * 10, "value": [i / 7 for i in range(10)]})
-    write_long_csv(scores, tmp_path / "scores.csv")
-    write_long_json(scores, tmp_path / "scores.json")
+    write_long_csv(LongScores.of(scores), tmp_path / "scores.csv")
+    write_long_json(LongScores.of(scores), tmp_path / "scores.json")
     assert (tmp_path / "scores.csv").read_text() == scores.to_csv(index=False,
                                                                    lineterminator="\n")
-    assert (tmp_path / "scores.json").read_text() == scores.to_json(
-        orient="records", double_precision=15) + "\n"
+    assert json.loads((tmp_path / "scores.json").read_text()) == scores.to_dict(orient="records")
+
+
+def test_summary_json_keeps_every_digit_and_writes_missing_as_null(tmp_path):
+    summary = pd.DataFrame({"run": ["a", "b"], "map": [1 / 3, math.nan],
+                            "num_q": [25.0, 30.0]})
+    written = tmp_path / "summary.json"
+    _write_json(summary, written)
+    assert json.loads(written.read_text()) == [
+        {"run": "a", "map": 1 / 3, "num_q": 25.0}, {"run": "b", "map": None, "num_q": 30.0}]
