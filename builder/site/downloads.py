@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from builder.site.analysis import TaskAnalysis
 from builder.stats.significance import write_significance_csv
@@ -144,44 +146,46 @@ reuse the same few megabytes where the whole table took hundreds."""
 class LongScores:
     """A long score table (run, topic, measure, value) laid out once for both score files:
     each name column as codes into its distinct values, each value as its shortest
-    round-trip text (``repr``; None where it is not finite). Formatting the values is most of
-    a writer's work, and both files then carry the same digits, all of them."""
+    round-trip text (Arrow's float formatting: ``0.1``, ``250``, ``0.00001``; null where not
+    finite). Rows are assembled by Arrow's string kernels, a block at a time; both files
+    carry the same digits, all of them."""
 
     names: list[tuple[np.ndarray, list[str]]]
-    values: list[str | None]
+    values: pa.Array
 
     @classmethod
     def of(cls, scores: pd.DataFrame) -> LongScores:
         names = []
         for column in ("run", "topic", "measure"):
             codes, distinct = pd.factorize(scores[column].astype(str), sort=False)
-            names.append((codes, list(distinct)))
+            names.append((codes.astype(np.int32), list(distinct)))
         numbers = scores["value"].to_numpy(float)
-        values: list[str | None] = [repr(v) for v in numbers.tolist()]
-        for missing in np.flatnonzero(~np.isfinite(numbers)).tolist():
-            values[missing] = None
+        values = pc.cast(pa.array(numbers, mask=~np.isfinite(numbers)), pa.string())
         return cls(names, values)
 
-    def blocks(self, encode: Callable[[str], str]) -> Iterator[list[list[str | None]]]:
-        """Per block of rows: the run, topic and measure texts (each distinct name encoded
-        once by ``encode``) and the value texts."""
-        encoded = [(codes, [encode(name) for name in distinct]) for codes, distinct in self.names]
+    def rows(self, encode: Callable[[str], str], pieces: Callable[..., list],
+             missing: str) -> Iterator[str]:
+        """Per block, its rows joined by ``pieces(run, topic, measure, value)`` (text arrays
+        or scalars), the names encoded once each by ``encode``, missing values ``missing``."""
+        encoded = [(codes, pa.array([encode(name) for name in distinct], pa.string()))
+                   for codes, distinct in self.names]
         for start in range(0, len(self.values), BLOCK_ROWS):
             block = slice(start, start + BLOCK_ROWS)
-            texts = [[names[code] for code in codes[block].tolist()] for codes, names in encoded]
-            yield [*texts, self.values[block]]
+            texts = [pa.DictionaryArray.from_arrays(pa.array(codes[block]), names)
+                     .cast(pa.string()) for codes, names in encoded]
+            values = pc.fill_null(self.values[block], missing)
+            joined = pc.binary_join_element_wise(*pieces(*texts, values), "")
+            yield "".join(joined.to_pylist())
 
 
 def write_long_csv(scores: LongScores, path: Path) -> None:
-    """The long score table as CSV, byte for byte as pandas'
-    ``to_csv(index=False, lineterminator="\\n")`` writes it: names quoted as the csv module
-    quotes them, values ``repr`` (pandas' shortest round-trip text), NaN empty."""
+    """The long score table as CSV (run, topic, measure, value): names quoted as the csv
+    module quotes them, values their shortest round-trip text, missing ones empty."""
     with path.open("w", encoding="utf-8") as file:
         file.write("run,topic,measure,value\n")
-        for runs, topics, measures, values in scores.blocks(_csv_field):
-            file.write("".join([f"{run},{topic},{measure},{'' if value is None else value}\n"
-                                for run, topic, measure, value
-                                in zip(runs, topics, measures, values)]))
+        for block in scores.rows(_csv_field, lambda r, t, m, v: [r, ",", t, ",", m, ",", v, "\n"],
+                                 missing=""):
+            file.write(block)
 
 
 def write_long_json(scores: LongScores, path: Path) -> None:
@@ -190,12 +194,14 @@ def write_long_json(scores: LongScores, path: Path) -> None:
     from pandas.io.json import ujson_dumps
 
     run, topic, measure, value = (f"{ujson_dumps(key)}:" for key in SCORE_COLUMNS)
+
+    def record(r, t, m, v) -> list:
+        return [f",{{{run}", r, f",{topic}", t, f",{measure}", m, f",{value}", v, "}"]
+
     with path.open("w", encoding="utf-8") as file:
         file.write("[")
-        for count, (runs, topics, measures, values) in enumerate(scores.blocks(ujson_dumps)):
-            file.write(("," if count else "") + ",".join([
-                f"{{{run}{r},{topic}{t},{measure}{m},{value}{'null' if v is None else v}}}"
-                for r, t, m, v in zip(runs, topics, measures, values)]))
+        for count, block in enumerate(scores.rows(ujson_dumps, record, missing="null")):
+            file.write(block if count else block[1:])
         file.write("]\n")
 
 

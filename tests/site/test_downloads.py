@@ -1,5 +1,5 @@
-"""The long score writers: the CSV byte for byte as pandas' ``to_csv``; the JSON records with
-every value at full precision, the same digits as the CSV."""
+"""The long score writers: CSV quoted as the csv module quotes, JSON records, every value at
+full precision (its shortest round-trip text), the same digits in both."""
 
 from __future__ import annotations
 
@@ -19,10 +19,21 @@ AWKWARD = pd.DataFrame({
 })
 
 
-def test_long_csv_matches_pandas_on_awkward_names_and_values(tmp_path):
+def test_long_csv_quotes_awkward_names_and_keeps_every_digit(tmp_path):
     written = tmp_path / "scores.csv"
     write_long_csv(LongScores.of(AWKWARD), written)
-    assert written.read_bytes() == AWKWARD.to_csv(index=False, lineterminator="\n").encode()
+    assert written.read_text(encoding="utf-8") == (
+        'run,topic,measure,value\n'
+        'plain,1,map,0.1\n'
+        '"say ""hi""",2,P_10,1\n'
+        '"a,b/c",10,map,\n'
+        '"line\nbreak",1,num_rel,0.00001\n'
+        'plain,2,iprec_at_recall_0.00,0.3333333333333333\n'
+        'é😀<&>, spaced ,map,250\n'
+        'x,3,map,0.5685229840957013\n'
+    )
+    read = pd.read_csv(written, dtype={"topic": str}, keep_default_na=False, na_values=[""])
+    pd.testing.assert_frame_equal(read, AWKWARD)  # exact values, NaN where empty
 
 
 def test_long_csv_of_no_scores_is_the_header(tmp_path):
@@ -50,8 +61,11 @@ def test_long_writers_lay_out_many_blocks_as_one(tmp_path, monkeypatch):
                            "measure": ["map"] * 10, "value": [i / 7 for i in range(10)]})
     write_long_csv(LongScores.of(scores), tmp_path / "scores.csv")
     write_long_json(LongScores.of(scores), tmp_path / "scores.json")
-    assert (tmp_path / "scores.csv").read_text() == scores.to_csv(index=False,
-                                                                   lineterminator="\n")
+    monkeypatch.setattr(downloads, "BLOCK_ROWS", 1000)
+    write_long_csv(LongScores.of(scores), tmp_path / "one.csv")
+    assert (tmp_path / "scores.csv").read_text() == (tmp_path / "one.csv").read_text()
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "scores.csv", dtype={"topic": str}),
+                                  scores)
     assert json.loads((tmp_path / "scores.json").read_text()) == scores.to_dict(orient="records")
 
 
