@@ -16,6 +16,7 @@ import csv
 import io
 import math
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,13 +79,20 @@ def _pair_test(settings: SignificanceSettings) -> Callable[[np.ndarray], TestRes
 def compare_runs(matrix: ScoreMatrix, settings: SignificanceSettings) -> pd.DataFrame:
     """The significance table of every pair of runs of one measure (``SIGNIFICANCE_COLUMNS``)."""
     i, j, d = pair_differences(matrix)
-    if settings.test == "tukey-hsd":
-        rng = np.random.default_rng([settings.seed, _TEST_STREAM])
-        result = tukey_hsd_test(matrix.values, i, j, settings.resamples, rng)
-    else:
-        result = _pair_test(settings)(d)
+
+    def test() -> TestResult:
+        if settings.test == "tukey-hsd":
+            rng = np.random.default_rng([settings.seed, _TEST_STREAM])
+            return tukey_hsd_test(matrix.values, i, j, settings.resamples, rng)
+        return _pair_test(settings)(d)
+
+    # The test and the intervals draw from their own random streams, so they run side by side
+    # (numpy does the work outside the GIL) and give what they give one after the other.
     ci_rng = np.random.default_rng([settings.seed, _CI_STREAM])
-    ci_low, ci_high = mean_difference_ci(d, settings.resamples, ci_rng, settings.ci_level)
+    with ThreadPoolExecutor(2) as pool:
+        tested = pool.submit(test)
+        ci_low, ci_high = mean_difference_ci(d, settings.resamples, ci_rng, settings.ci_level)
+        result = tested.result()
     p_adjusted = adjust(result.p_value, settings.applied_correction)
     runs = np.asarray(matrix.runs, dtype=object)
     return pd.DataFrame(
