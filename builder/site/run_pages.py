@@ -1,11 +1,10 @@
 """Run pages per task kind: each family picks its page model and its template.
 
-A family registers a function ``(TaskAnalysis, positions) -> list[Page]`` in ``RUN_PAGES`` (ad
-hoc: the TREC appendix layout, template ``run_adhoc.html``), and in ``SHARED`` what its pages
-share, if anything (the function then takes it as a third argument); a family without one gets
-the generic
-page (``run_generic.html``): every summary measure and a per-topic table of the task's
-measures with the median and best over runs.
+A family registers a function ``(TaskAnalysis, positions) -> list[Page]`` in ``RUN_PAGES``
+(ad hoc: the TREC appendix layout, template ``run_adhoc.html``), and in ``SHARED`` what its
+pages share, if anything (the function then takes it as a third argument); a family without
+one gets the generic page (``run_generic.html``): every summary measure and a per-topic table
+of the task's measures with the median and best over runs.
 """
 
 from __future__ import annotations
