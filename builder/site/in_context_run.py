@@ -39,6 +39,10 @@ class FrameTable(Table):
 
     frame: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=ARTICLE_COLUMNS))
 
+    @property
+    def has_rows(self) -> bool:
+        return not self.frame.empty
+
     def csv_text(self) -> str:
         return self.frame.to_csv(index=False, lineterminator="\n")
 

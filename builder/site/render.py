@@ -61,7 +61,7 @@ def render_pages(env, pages: Iterable[Page], out: Path, site: dict[str, Any]) ->
         )
         target.write_text(html, encoding="utf-8")
         for table in page.tables:
-            if table.csv:
+            if table.csv and table.has_rows:  # an empty table is not shown, nor its CSV linked
                 (out / table.csv).write_text(table.csv_text(), encoding="utf-8")
         written += 1
     return written

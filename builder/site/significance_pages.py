@@ -113,7 +113,7 @@ def with_run_comparisons(analysis: TaskAnalysis, pages: list[Page]) -> list[Page
                                  COMPARISON_COLUMNS, getattr(rows, view))
                      for view, verdict in VERDICTS.items()}
             sections.append({"measure": measure, "better": views["better"],
-                             "worse": views["worse"], "csv": table.csv,
+                             "worse": views["worse"], "csv": table.csv if table.has_rows else None,
                              "same": [(cells[0], cells[-1].text)
                                       for cells in views["indistinguishable"].rows]})
         page.context["significance"] = {

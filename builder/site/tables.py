@@ -45,6 +45,12 @@ class Table:
     row_header: int | None = 0
     note: str = ""
 
+    @property
+    def has_rows(self) -> bool:
+        """Whether there is anything to show or download (an empty table is neither shown nor
+        written: the page says so instead)."""
+        return bool(self.rows)
+
     def csv_text(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")

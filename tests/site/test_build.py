@@ -100,6 +100,16 @@ def test_every_run_has_a_page_and_the_rejected_run_a_reason(stamped_site):
         assert page.stat().st_size < 100_000
 
 
+def test_a_table_with_no_rows_has_neither_csv_nor_link(stamped_site):
+    clean = (stamped_site / "adhoc" / "validation" / "irisManual.html").read_text()
+    assert "No problem found." in clean and ".csv" not in clean
+    assert not (stamped_site / "adhoc" / "validation" / "irisManual.findings.csv").exists()
+    flawed = next(page for page in (stamped_site / "adhoc" / "validation").glob("*.html")
+                  if "irisBroken" in page.name)
+    assert (flawed.parent / flawed.name.replace(".html", ".findings.csv")).exists()
+    assert flawed.name.replace(".html", ".findings.csv") in flawed.read_text()
+
+
 def test_the_manifest_names_the_inputs_with_relative_paths(stamped_site):
     import json
 
