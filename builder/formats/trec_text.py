@@ -83,11 +83,8 @@ def _text_values(column: pa.ChunkedArray) -> list[pa.Array]:
     """The distinct texts of a text or dictionary column (its dictionaries), else none."""
     if pa.types.is_dictionary(column.type):
         return [chunk.dictionary for chunk in column.chunks]
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type) or (
-        pa.types.is_binary(column.type)
-    ):
-        return list(column.chunks)
-    return []
+    is_text = (pa.types.is_string, pa.types.is_large_string, pa.types.is_binary)
+    return list(column.chunks) if any(test(column.type) for test in is_text) else []
 
 
 def _regular(table: pa.Table) -> bool:

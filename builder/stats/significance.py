@@ -87,7 +87,7 @@ def compare_runs(matrix: ScoreMatrix, settings: SignificanceSettings) -> pd.Data
         return _pair_test(settings)(d)
 
     # The test and the intervals draw from their own random streams, so they run side by side
-    # (numpy does the work outside the GIL) and give what they give one after the other.
+    # (numpy does the work outside the GIL) with the results they give one after the other.
     ci_rng = np.random.default_rng([settings.seed, _CI_STREAM])
     with ThreadPoolExecutor(2) as pool:
         tested = pool.submit(test)
