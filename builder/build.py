@@ -18,21 +18,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-import pandas as pd
-
-from builder.config import TaskSpec, load_config
-from builder.findings import Finding, sort_findings
-from builder.site.models import TaskInputs, TaskResult
+from builder.config import load_config
+from builder.pipeline import evaluate_task, read_task, validate_task
 
 if TYPE_CHECKING:
     from builder.site.analysis import TaskAnalysis
     from builder.stats.significance import SignificanceReport
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
-
-
-class InputError(Exception):
-    """An input named by the config (qrels, topics, metadata) cannot be used."""
 
 
 class StrictError(Exception):
@@ -137,74 +130,17 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     return summary
 
 
-def read_task(task: TaskSpec) -> TaskInputs:
-    """Read the task's qrels, topics, run metadata and runs (the kind validates each run)."""
-    from builder.formats.run_metadata import METADATA_COLUMNS, read_run_metadata
-    from builder.formats.topic_file import read_topic_file
-    from builder.formats.trec_topics import TOPIC_COLUMNS
-
-    try:
-        qrels = task.kind.read_qrels(task.qrels)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{task.qrels}: cannot read the qrels: {exc}") from exc
-    findings: list[Finding] = []
-    topics = pd.DataFrame(columns=TOPIC_COLUMNS)
-    if task.topics is not None:
-        topics, found = read_topic_file(task.topics)
-        findings += found
-    metadata = pd.DataFrame(columns=METADATA_COLUMNS)
-    if task.run_metadata is not None:
-        metadata, found = read_run_metadata(task.run_metadata)
-        findings += found
-    reads = task.kind.read_runs(list(task.run_files), qrels, task.options)
-    return TaskInputs(task, qrels, topics, metadata, list(reads), findings)
-
-
-def validate_task(inputs: TaskInputs) -> None:
-    """Stop on bad topics or metadata; note metadata that names no run.
-
-    Runs are validated by their kind when read, duplicate run names included
-    (``builder.tasks.naming``)."""
-    errors = [f for f in inputs.findings if f.severity == "error"]
-    if errors:
-        raise InputError("\n".join(f.format() for f in sort_findings(errors)))
-    if inputs.spec.run_metadata is not None:
-        names = {read.name for read in inputs.reads}
-        for run in sorted(set(inputs.metadata["run"]) - names):
-            inputs.findings.append(Finding(str(inputs.spec.run_metadata), None, "warning",
-                                           f"metadata for run {run!r}, which has no run file"))
-
-
 def analyse_significance(analysis: TaskAnalysis) -> SignificanceReport | None:
     """Every pair of the task's runs, on the measures its ``significance`` section names, with
     per-topic scores aligned over the task's topics (a missing topic scores 0).
 
     None when the section disables the tests or fewer than two runs were evaluated."""
-    from builder.measures.registry import measures_of
-    from builder.stats.per_topic import scores_for_testing
-    from builder.stats.significance import significance_report
+    from builder.stats.per_topic import significance_of
 
     spec = analysis.spec
     evaluation = analysis.result.evaluation
     if spec.significance is None or evaluation is None or len(analysis.runs) < 2:
         return None
-    declared = {m.name: m for m in measures_of(spec.kind.family)}
-    scores, measures, _ = scores_for_testing(
-        evaluation.scores, spec.significance_measures, declared)
-    if not measures:
-        return None
-    lower_is_better = {name for name, m in declared.items() if not m.higher_is_better}
-    return significance_report(
-        scores, measures, spec.significance, runs=analysis.runs,
-        topics=analysis.topics, higher_is_better=lambda m: m not in lower_is_better)
-
-
-def evaluate_task(inputs: TaskInputs) -> TaskResult:
-    """All accepted runs of the task at once, by the task's kind."""
-    accepted = inputs.accepted
-    if not accepted:
-        return TaskResult(inputs, None)
-    runs = pd.concat([read.table for read in accepted], ignore_index=True)
-    evaluation = inputs.spec.kind.evaluate(inputs.qrels, runs, inputs.spec.options)
-    return TaskResult(inputs, evaluation)
-
+    report, _ = significance_of(evaluation.scores, spec.kind.family, spec.significance_measures,
+                                spec.significance, runs=analysis.runs, topics=analysis.topics)
+    return report

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from builder.measures.registry import families, measures_of
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -16,8 +19,27 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     measures = (tmp_path / "docs" / "measures" / "index.html").read_text(encoding="utf-8")
-    assert "<!-- measures -->" not in measures and "<table>" in measures
+    assert "<!-- measures -->" not in measures
+    listed = listed_measures(measures)
+    counts = {family: len(measures_of(family)) for family in families()}
+    assert {family: len(names) for family, names in listed.items()} == counts
+    assert re.findall(r"<p>(\d+) measures\.</p>", measures) == [str(n) for n in counts.values()]
+    assert listed == registered_measures()
     cli = (tmp_path / "docs" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "appendix demo" in cli
     config = (tmp_path / "docs" / "configuration" / "index.html").read_text(encoding="utf-8")
     assert "<code>official_measure</code>" in config
+
+
+def listed_measures(page: str) -> dict[str, list[str]]:
+    """Per family section (``<h2 id="family">``) of the measure reference, the names listed."""
+    sections = re.split(r'<h2 id="([^"]+)"', page)[1:]
+    return {family: re.findall(r"<tr><td><code>(.*?)</code>", body)
+            for family, body in zip(sections[::2], sections[1::2])}
+
+
+def registered_measures() -> dict[str, list[str]]:
+    import html
+
+    return {family: [html.escape(m.name) for m in measures_of(family)] for family in families()}
+

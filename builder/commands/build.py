@@ -26,8 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.build import InputError, Progress, StrictError, build
+    from builder.build import Progress, StrictError, build
     from builder.config import ConfigError
+    from builder.pipeline import InputError
     from builder.site.publish import PublishError
 
     try:

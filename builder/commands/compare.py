@@ -10,6 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from builder.commands.task_options import add_task_arguments, task_of
 from builder.stats.settings import (
     CORRECTION_LABELS,
     DEFAULT_SEED,
@@ -21,7 +22,7 @@ from builder.stats.settings import (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files (two or more)")
-    parser.add_argument("--task", default="adhoc", help="task kind (default: adhoc)")
+    add_task_arguments(parser)
     parser.add_argument(
         "--measure",
         action="append",
@@ -58,61 +59,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("csv", "tsv"), default="csv", help="output format")
 
 
-def _higher_is_better(family: str):
-    from builder.measures.registry import get
-
-    def lookup(measure: str) -> bool:
-        try:
-            return get(family, measure).higher_is_better
-        except KeyError:
-            return True
-
-    return lookup
-
-
 def run(args: argparse.Namespace) -> int:
-    import pandas as pd
-
-    from builder.measures.registry import measures_of
-    from builder.stats.per_topic import scores_for_testing
-    from builder.stats.significance import format_significance, significance_report
-    from builder.tasks import get_kind
+    from builder.pipeline import InputError, evaluate_task, read_task, validate_task
+    from builder.scores import SUMMARY_TOPIC
+    from builder.stats.per_topic import significance_of
+    from builder.stats.significance import format_significance
 
     try:
         settings = SignificanceSettings(
             test=args.test, correction=args.correction, alpha=args.alpha,
             resamples=args.resamples, seed=args.seed,
         )  # fmt: skip
-        kind = get_kind(args.task)
-    except (KeyError, ValueError) as exc:
-        print(f"appendix compare: {exc.args[0]}", file=sys.stderr)
+        inputs = read_task(task_of(args, args.qrels, args.runs))
+    except (ValueError, InputError) as exc:
+        print(f"appendix compare: {exc}", file=sys.stderr)
         return 2
-    options = kind.options_model()
-    qrels = kind.read_qrels(args.qrels)
-    accepted = []
-    for read in kind.read_runs(args.runs, qrels, options):
+    validate_task(inputs)
+    for read in inputs.reads:
         for finding in read.findings:
             print(finding.format(), file=sys.stderr)
         if read.rejected:
             print(f"{read.path}: rejected, left out of the comparison", file=sys.stderr)
-        else:
-            accepted.append(read)
-    if len(accepted) < 2:
+    if len(inputs.accepted) < 2:
         print("appendix compare: fewer than two runs to compare", file=sys.stderr)
         return 1
-    evaluation = kind.evaluate(qrels, pd.concat([r.table for r in accepted]), options)
-    measures = args.measure or [kind.official_measure]
-    declared = {m.name: m for m in measures_of(kind.family)}
-    scores, measures, unknown = scores_for_testing(evaluation.scores, measures, declared)
+    kind = inputs.spec.kind
+    scores = evaluate_task(inputs).evaluation.scores
+    report, unknown = significance_of(
+        scores, kind.family, args.measure or [kind.official_measure], settings,
+        runs=[r.name for r in inputs.accepted], require_all=True,
+    )  # fmt: skip
     if unknown:
-        known = sorted(set(scores["measure"]))
+        known = sorted(set(scores.loc[scores["topic"] != SUMMARY_TOPIC, "measure"]))
         print(f"appendix compare: no per-topic scores for measure(s) {', '.join(unknown)} in "
               f"task kind {kind.name}; known: {', '.join(known)}", file=sys.stderr)  # fmt: skip
         return 2
-    report = significance_report(
-        scores, measures, settings,
-        runs=[r.name for r in accepted], higher_is_better=_higher_is_better(kind.family),
-    )  # fmt: skip
     for warning in report.warnings():
         print(f"warning: {warning}", file=sys.stderr)
     sys.stdout.write(format_significance(report.table, sep="\t" if args.format == "tsv" else ","))

@@ -11,67 +11,22 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from builder.tasks import KIND_MODULES, SUMMARY_TOPIC
+from builder.commands.task_options import add_task_arguments, task_of
+from builder.scores import SUMMARY_TOPIC
 
-FLAG_OPTIONS = {
-    "depth": "depth",
-    "rel_level": "rel_level",
-    "complete": "complete",
-    "interpolation": "interpolation",
-}
-"""argparse destination -> options model field, applied only where the model has the field."""
-ALL_MEASURES = {"all", "all_trec"}
 TREC_NAME_WIDTH = 22
-
-
-def add_kind_arguments(parser: argparse.ArgumentParser) -> None:
-    """The task kind and its options, shared with ``appendix validate``."""
-    parser.add_argument(
-        "--task", default="adhoc", choices=sorted(KIND_MODULES), help="task kind (default adhoc)"
-    )
-    parser.add_argument("-M", dest="depth", type=int, help="documents kept per topic (1000)")
-    parser.add_argument(
-        "-o",
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="set any option of the task kind (repeatable)",
-    )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
-    add_kind_arguments(parser)
+    add_task_arguments(parser)
     parser.add_argument(
         "-q",
         dest="per_topic",
         action="store_true",
         help="print per-topic values too (trec format; tsv always has them)",
-    )
-    complete = parser.add_mutually_exclusive_group()
-    complete.add_argument(
-        "-c",
-        "--complete",
-        dest="complete",
-        action="store_true",
-        default=None,
-        help="average over all qrels topics, missing ones scoring 0 (default)",
-    )
-    complete.add_argument(
-        "--no-complete",
-        dest="complete",
-        action="store_false",
-        help="average over the topics each run answers",
-    )
-    parser.add_argument("-l", dest="rel_level", type=int, help="least relevant value (1)")
-    parser.add_argument(
-        "--interpolation",
-        choices=["exact", "trec_eval_9", "lround"],
-        help="recall cutoff rounding for interpolated precision (exact)",
     )
     parser.add_argument(
         "-m",
@@ -82,51 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="measure name, family (P, ndcg_cut, P.5,10) or all_trec; repeatable",
     )
     parser.add_argument("--format", choices=["trec", "tsv", "csv", "json"], default="trec")
-
-
-def build_options(model: type, args: argparse.Namespace) -> Any:
-    """The kind's options from the flags it understands and every ``-o KEY=VALUE``."""
-    values: dict[str, Any] = {}
-    for dest, field in FLAG_OPTIONS.items():
-        given = getattr(args, dest, None)
-        if given is not None and field in model.model_fields:
-            values[field] = given
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep or key not in model.model_fields:
-            known = ", ".join(model.model_fields)
-            raise ValueError(f"bad option {item!r}: expected KEY=VALUE with KEY one of {known}")
-        values[key] = value
-    return model.model_validate(values)
-
-
-def select_measures(
-    requested: list[str], declared: list[str], default: tuple[str, ...]
-) -> list[str]:
-    """Declared names in declaration order, from names, families or trec_eval's ``P.5,10``."""
-    if not requested:
-        wanted = set(default or declared)
-    else:
-        wanted = set()
-        for request in requested:
-            wanted |= _expand(request, declared)
-    return [name for name in declared if name in wanted]
-
-
-def _expand(request: str, declared: list[str]) -> set[str]:
-    if request in ALL_MEASURES:
-        return set(declared)
-    if request in declared:
-        return {request}
-    family, _, params = request.partition(".")
-    if params:
-        names = {f"{family}_{p}" for p in params.split(",") if p}
-    else:
-        names = {n for n in declared if n.startswith(f"{family}_")}
-    found = names & set(declared)
-    if not found:
-        raise ValueError(f"unknown measure {request!r}; known: {', '.join(declared)}")
-    return found
 
 
 def format_trec(scores, measures: list[str], integral: set[str], per_topic: bool) -> str:
@@ -153,31 +63,28 @@ def _trec_lines(rows, integral: set[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    import pandas as pd
-
     from builder.findings import sort_findings
-    from builder.measures.registry import measures_of
-    from builder.tasks import get_kind
+    from builder.measures.registry import measures_of, select_measures
+    from builder.pipeline import InputError, evaluate_task, read_task, validate_task
 
-    kind = get_kind(args.task)
     try:
-        options = build_options(kind.options_model, args)
-        declared = measures_of(kind.family)
-        names = select_measures(args.measure, [m.name for m in declared], kind.default_measures)
-        qrels = kind.read_qrels(args.qrels)
-    except ValueError as error:
+        task = task_of(args, args.qrels, args.runs)
+        family = task.kind.family
+        names = select_measures(family, args.measure, task.kind.default_measures)
+        inputs = read_task(task)
+    except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
-    reads = kind.read_runs(args.runs, qrels, options)
-    for finding in sort_findings(f for r in reads for f in r.findings):
+    validate_task(inputs)
+    for finding in sort_findings(f for r in inputs.reads for f in r.findings):
         print(finding.format(), file=sys.stderr)
-    accepted = [r.table for r in reads if not r.rejected]
-    if accepted:
-        scores = kind.evaluate(qrels, pd.concat(accepted, ignore_index=True), options).scores
+    result = evaluate_task(inputs)
+    if result.evaluation is not None:
+        scores = result.evaluation.scores
         scores = scores[scores["measure"].isin(names)]
-        integral = {m.name for m in declared if m.summary in ("sum", "count")}
+        integral = {m.name for m in measures_of(family) if m.aggregation.integral}
         sys.stdout.write(_render(scores, names, integral, args))
-    return 1 if len(accepted) < len(reads) else 0
+    return 1 if inputs.rejected else 0
 
 
 def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace) -> str:

@@ -21,7 +21,6 @@ from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
     CUTOFFS,
     FAMILY,
     INFAP_EPSILON,
-    MIN_GEO_MEAN,
     RPREC_MULTIPLES,
     SUCCESS_CUTOFFS,
     TREC_EVAL_DEFAULT,

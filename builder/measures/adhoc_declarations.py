@@ -11,14 +11,12 @@ relevance of the first documents), not a number.
 from __future__ import annotations
 
 from builder.measures.adhoc_interpolation import RECALL_LEVELS
-from builder.measures.registry import Measure, register
+from builder.measures.registry import Aggregation, Measure, register
 
 FAMILY = "adhoc"
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 SUCCESS_CUTOFFS = (1, 5, 10)
 RPREC_MULTIPLES = tuple(f"{i / 5:.2f}" for i in range(1, 11))
-MIN_GEO_MEAN = 0.00001
-"""trec_eval's floor for the geometric mean (``trec_eval.h``)."""
 INFAP_EPSILON = 0.00001
 UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 """utility's default coefficients p1..p4 (``m_utility.c``)."""
@@ -36,10 +34,10 @@ def _declare(name: str, description: str, source: str = TREC_EVAL, **fields) -> 
     register(Measure(name=name, family=FAMILY, description=description, source=source, **fields))
 
 
-_declare("num_q", "Number of topics averaged over.", summary="count")
-_declare("num_ret", "Documents retrieved (after the depth cut).", summary="sum")
-_declare("num_rel", "Relevant documents in the qrels (relevance >= level).", summary="sum")
-_declare("num_rel_ret", "Relevant documents retrieved.", summary="sum")
+_declare("num_q", "Number of topics averaged over.", aggregation=Aggregation.COUNT)
+_declare("num_ret", "Documents retrieved (after the depth cut).", aggregation=Aggregation.SUM)
+_declare("num_rel", "Relevant documents in the qrels (relevance >= level).", aggregation=Aggregation.SUM)
+_declare("num_rel_ret", "Relevant documents retrieved.", aggregation=Aggregation.SUM)
 _declare(
     "map",
     "Average precision: sum of precision at each relevant retrieved rank, divided by R.",
@@ -49,7 +47,7 @@ _declare(
     "gm_map",
     "Geometric mean over topics of average precision, each floored at 0.00001.",
     f"{TREC_EVAL} m_gm_map.c",
-    summary="gmean",
+    aggregation=Aggregation.GMEAN,
 )
 _declare("Rprec", "Precision after R documents retrieved.", f"{SEED_004}, R-precision; m_Rprec.c")
 _declare(
@@ -95,7 +93,7 @@ _declare(
     "gm_bpref",
     "Geometric mean over topics of bpref, each floored at 0.00001.",
     f"{TREC_EVAL} m_gm_bpref.c",
-    summary="gmean",
+    aggregation=Aggregation.GMEAN,
 )
 for _multiple in RPREC_MULTIPLES:
     _declare(
@@ -196,7 +194,7 @@ _declare(
     "num_nonrel_judged_ret",
     "Judged non-relevant documents retrieved.",
     f"{TREC_EVAL} m_num_nonrel_judged_ret.c",
-    summary="sum",
+    aggregation=Aggregation.SUM,
 )
 
 TREC_EVAL_DEFAULT: tuple[str, ...] = (

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.passage_ranking import RankedPassages
-from builder.measures.registry import Measure, register
+from builder.measures.registry import Aggregation, Measure, register
 
 FAMILY = "focused"
 RECALL_POINTS = 101
@@ -43,8 +43,8 @@ def declare_inex_eval_measures(family: str) -> None:
         "rel_ret_size": "highlighted characters retrieved",
     }
     for name, what in counts.items():
-        register(Measure(name, family, f"Number of {what}.", INEX_EVAL, summary="sum"))
-    register(Measure("num_q", family, "Topics averaged over.", INEX_EVAL, summary="count"))
+        register(Measure(name, family, f"Number of {what}.", INEX_EVAL, aggregation=Aggregation.SUM))
+    register(Measure("num_q", family, "Topics averaged over.", INEX_EVAL, aggregation=Aggregation.COUNT))
     ratios = {
         "art_prec": "num_rel_ret / num_ret",
         "art_rec": "num_rel_ret / num_rel",
@@ -79,7 +79,7 @@ def declare_inex_eval_measures(family: str) -> None:
             family,
             "Mean over topics of AiP (the summary row of AiP).",
             "seed 002 (MAiP); " + INEX_EVAL,
-            params={"per_topic": "AiP"},
+            per_topic="AiP",
         )
     )
 

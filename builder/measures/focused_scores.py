@@ -18,6 +18,7 @@ import pandas as pd
 
 from builder.measures.focused import (
     COUNT_MEASURES,
+    FAMILY,
     IP_NAMES,
     average_interpolated_precision,
     count_table,
@@ -25,7 +26,8 @@ from builder.measures.focused import (
     ratio_table,
 )
 from builder.measures.passage_ranking import RankedPassages
-from builder.tasks import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.measures.registry import measures_of
+from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
 
 
 def focused_wide(ranked: RankedPassages, complete: bool) -> pd.DataFrame:
@@ -74,18 +76,22 @@ def _with_every_topic(wide: pd.DataFrame, ranked: RankedPassages) -> pd.DataFram
     return full
 
 
-def focused_score_table(ranked: RankedPassages, complete: bool) -> pd.DataFrame:
-    """The long score table (``SCORE_COLUMNS``) of the focused measures."""
+def focused_score_table(ranked: RankedPassages, complete: bool, family: str = FAMILY) -> pd.DataFrame:
+    """The long score table (``SCORE_COLUMNS``) of the focused measures (as declared in
+    ``family``: a summary measure replaces the per-topic one it aggregates, MAiP for AiP)."""
     wide = focused_wide(ranked, complete)
     mean_measures = [c for c in wide.columns if c not in ("run", "topic", "run_code", "topic_code", *COUNT_MEASURES)]
-    per_topic = wide.melt(id_vars=["run", "topic"], value_vars=[*COUNT_MEASURES, *mean_measures], var_name="measure")
-    sums, counts = topic_sums(wide, [*COUNT_MEASURES, *mean_measures], len(ranked.runs))
+    names = [*COUNT_MEASURES, *mean_measures]
+    per_topic = wide.melt(id_vars=["run", "topic"], value_vars=names, var_name="measure")
+    sums, counts = topic_sums(wide, names, len(ranked.runs))
     num_q = np.full(len(ranked.runs), len(ranked.topics)) if complete else counts
-    means = np.divide(sums[:, len(COUNT_MEASURES):], num_q[:, None],
-                      out=np.zeros((len(num_q), len(mean_measures))), where=num_q[:, None] > 0)
-    names = ["num_q", *COUNT_MEASURES, *("MAiP" if m == "AiP" else m for m in mean_measures)]
-    values = np.column_stack([num_q, sums[:, :len(COUNT_MEASURES)], means])
-    summary = summary_rows(list(ranked.runs), names, values)
+    declared = measures_of(family)
+    summary_of = {m.name: m for m in declared}
+    summary_of.update({m.per_topic: m for m in declared if m.per_topic})
+    summarised = [summary_of[name] for name in names]
+    values = np.column_stack([num_q] + [
+        m.aggregation.finish(sums[:, j], num_q) for j, m in enumerate(summarised)])
+    summary = summary_rows(list(ranked.runs), ["num_q", *(m.name for m in summarised)], values)
     table = pd.concat([per_topic[SCORE_COLUMNS], summary], ignore_index=True)
     table["value"] = table["value"].astype(np.float64)
     return table

@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from builder.tasks import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
 
 ShortRuns = Literal["inex_eval", "paper"]
 RANKS: tuple[int, ...] = (1, 2, 3, 5, 10, 25, 50)

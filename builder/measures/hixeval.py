@@ -39,7 +39,8 @@ SEED = "seed 003 (HiXEval), section 3"
 
 
 def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
-    """Declare the HiXEval measures (called once by the thorough family at import)."""
+    """Declare the HiXEval measures (called once by ``builder.measures.thorough``, after the
+    inex_eval measures the family shares with the focused one)."""
     for r in cutoffs:
         register(Measure(f"P@{r}", FAMILY, f"HiXEval precision at rank {r}: mean of rval/size.", SEED, {"rank": r}))
         register(Measure(f"R@{r}", FAMILY, f"HiXEval recall at rank {r}: sum of rval over Trel.", SEED, {"rank": r}))

@@ -35,7 +35,7 @@ from builder.measures.generalized_precision import (
     recall_point_names,
 )
 from builder.measures.passage_overlap import HighlightIndex
-from builder.measures.registry import Measure, register
+from builder.measures.registry import Aggregation, Measure, register
 from builder.measures.tolerance_reading import (
     UNKNOWN_PASSAGE_LENGTH,
     ReadingIndex,
@@ -228,8 +228,8 @@ def _declare() -> None:
         "rel_ret_size": "relevant characters retrieved (relevant in context tasks only)",
     }
     for name, description in counts.items():
-        register(Measure(name, FAMILY, description, "inex_eval 3.1", summary="sum"))
-    register(Measure("num_q", FAMILY, "topics evaluated", "inex_eval 3.1", summary="sum"))
+        register(Measure(name, FAMILY, description, "inex_eval 3.1", aggregation=Aggregation.SUM))
+    register(Measure("num_q", FAMILY, "topics evaluated", "inex_eval 3.1", aggregation=Aggregation.COUNT))
     short = "inex_eval 3.1 reports gP[n] for a topic with n < r articles; option: eq. 11's sum / r"
     for r in RANKS:
         register(Measure(f"gP[{r}]", FAMILY, f"generalized precision at rank {r}",
@@ -244,7 +244,7 @@ def _declare() -> None:
     register(Measure("AgP", FAMILY, "average generalized precision", "seed 001 eq. 13",
                      differs=article_scores))
     register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     "seed 001 section 5.2", differs=article_scores))
+                     "seed 001 section 5.2", differs=article_scores, per_topic="AgP"))
     for point, name in enumerate(recall_point_names()):
         register(Measure(name, FAMILY, "interpolated generalized precision at recall "
                          f"{point / 10:.1f} (mean over topics)", "inex_eval 3.1",

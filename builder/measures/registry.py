@@ -1,13 +1,69 @@
 """The measure registry: each measure declared once, read by the CLI, the site and the tests.
 
 Pattern from terrierteam/ir_measures: a measure is a name as the official tool prints it,
-its parameters, a one-line description and the source of its formula.
+its parameters, a one-line description and the source of its formula. The registry is
+complete once ``builder.measures`` is imported (its ``__init__`` imports every family).
+It also reads measure requests (``P.5,10``, ``all_trec``, ``ndcg_cut``), so that every
+command understands the same names.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any
+
+import numpy as np
+
+GEOMETRIC_FLOOR = 0.00001
+"""Per-topic values are floored here before a geometric mean (trec_eval's ``MIN_GEO_MEAN``)."""
+
+
+class Aggregation(Enum):
+    """How the summary (topic ``all``) of a measure is made from its per-topic values.
+
+    Over the topics averaged (``num_q`` of them, per run):
+
+    - MEAN: sum / num_q (0 when num_q = 0);
+    - GMEAN: exp(sum of log(max(value, 0.00001)) / num_q), trec_eval's ``meas_avg.c``;
+    - SUM: the sum;
+    - COUNT: num_q itself (the measure ``num_q``).
+    """
+
+    MEAN = "mean"
+    GMEAN = "gmean"
+    SUM = "sum"
+    COUNT = "count"
+
+    @property
+    def integral(self) -> bool:
+        """Whether the summary is a whole number (printed without decimals)."""
+        return self in (Aggregation.SUM, Aggregation.COUNT)
+
+    @property
+    def per_topic(self) -> bool:
+        """Whether per-topic values are reported: not for a count of topics, nor for a
+        geometric mean (trec_eval prints those in the summary only)."""
+        return self not in (Aggregation.COUNT, Aggregation.GMEAN)
+
+    def terms(self, values: np.ndarray) -> np.ndarray:
+        """What is summed over topics: the values, or their logs for GMEAN."""
+        if self is Aggregation.GMEAN:
+            return np.log(np.maximum(values, GEOMETRIC_FLOOR))
+        return values
+
+    def finish(self, total: np.ndarray, num_q: np.ndarray) -> np.ndarray:
+        """The summary of each run from the sum of its ``terms`` and its number of topics."""
+        total = np.asarray(total, dtype=np.float64)
+        num_q = np.asarray(num_q, dtype=np.float64)
+        if self is Aggregation.SUM:
+            return total
+        if self is Aggregation.COUNT:
+            return np.broadcast_to(num_q, np.broadcast(total, num_q).shape).copy()
+        mean = np.divide(total, num_q, out=np.zeros(np.broadcast(total, num_q).shape),
+                         where=num_q > 0)
+        return np.exp(mean) if self is Aggregation.GMEAN else mean
 
 
 @dataclass(frozen=True)
@@ -20,7 +76,9 @@ class Measure:
     source: where the formula comes from (paper and equation, or the official program).
     params: the measure's parameters (cutoff, recall level, ...).
     differs: where we depart from, or offer an option against, the official program.
-    summary: how the ``all`` row is made from per-topic values (``mean``, ``gmean``, ``sum``, ...).
+    aggregation: how the ``all`` row is made from per-topic values.
+    per_topic: for a measure reported only as a summary (MAiP, MAgP), the per-topic measure it
+    aggregates (AiP, AgP): what a significance test of it compares.
     """
 
     name: str
@@ -29,8 +87,9 @@ class Measure:
     source: str
     params: dict[str, Any] = field(default_factory=dict)
     differs: str = ""
-    summary: str = "mean"
+    aggregation: Aggregation = Aggregation.MEAN
     higher_is_better: bool = True
+    per_topic: str | None = None
 
 
 REGISTRY: dict[tuple[str, str], Measure] = {}
@@ -45,6 +104,11 @@ def register(measure: Measure) -> Measure:
     return measure
 
 
+def families() -> list[str]:
+    """Every family with a declared measure, in declaration order."""
+    return list(dict.fromkeys(family for family, _ in REGISTRY))
+
+
 def measures_of(family: str) -> list[Measure]:
     """The measures of one family, in declaration order."""
     return [m for (fam, _), m in REGISTRY.items() if fam == family]
@@ -56,3 +120,42 @@ def get(family: str, name: str) -> Measure:
     except KeyError:
         known = ", ".join(m.name for m in measures_of(family))
         raise KeyError(f"unknown {family} measure {name!r}; known: {known}") from None
+
+
+ALL_MEASURES = ("all", "all_trec")
+"""Requests for every measure of the family (trec_eval's ``-m all_trec``)."""
+
+
+def select_measures(family: str, requested: Iterable[str], default: Iterable[str] = ()) -> list[str]:
+    """The family's measure names a request names, in declaration order.
+
+    Each request is a measure name, ``all``/``all_trec``, a name prefix as trec_eval's measure
+    families (``P`` for ``P_5``, ``P_10``, ...) or one with parameters (``P.5,10``). With no
+    request: ``default``, or every measure when that is empty. Raises ValueError on a request
+    that names no measure.
+    """
+    declared = [m.name for m in measures_of(family)]
+    requested = list(requested)
+    if not requested:
+        wanted = set(default) or set(declared)
+    else:
+        wanted = set()
+        for request in requested:
+            wanted |= _expand(request, declared, family)
+    return [name for name in declared if name in wanted]
+
+
+def _expand(request: str, declared: list[str], family: str) -> set[str]:
+    if request in ALL_MEASURES:
+        return set(declared)
+    if request in declared:
+        return {request}
+    prefix, _, params = request.partition(".")
+    if params:
+        names = {f"{prefix}_{p}" for p in params.split(",") if p}
+    else:
+        names = {n for n in declared if n.startswith(f"{prefix}_")}
+    found = names & set(declared)
+    if not found:
+        raise ValueError(f"unknown measure {request!r} of {family}; known: {', '.join(declared)}")
+    return found

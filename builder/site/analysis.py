@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from builder.site.models import TaskResult
+from builder.pipeline import TaskResult
+from builder.scores import SUMMARY_TOPIC, RunRead
 from builder.site.paths import slugs
-from builder.tasks import SUMMARY_TOPIC, RunRead
 
 if TYPE_CHECKING:
     from builder.stats.significance import SignificanceReport

@@ -21,9 +21,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
 from builder.site.analysis import TaskAnalysis
-from builder.stats.significance import write_significance_csv
-from builder.tasks import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.stats.significance import format_significance
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -
         files.insert(2, Download(
             task, "significance.csv", "every pair of runs tested (as appendix compare prints "
             "it): " + report.settings.describe(),
-            lambda path: write_significance_csv(report.table, path)))
+            lambda path: path.write_text(format_significance(report.table), encoding="utf-8")))
     return files
 
 

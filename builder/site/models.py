@@ -1,47 +1,11 @@
-"""What the build's stages hand each other: plain data, no HTML."""
+"""What the render stage draws: pages, their tables and figures, as plain data (no HTML)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-import pandas as pd
-
-from builder.config import TaskSpec
-from builder.findings import Finding
 from builder.site.tables import Table
-from builder.tasks import Evaluation, RunRead
-
-
-@dataclass
-class TaskInputs:
-    """One task after the read stage: its qrels, topics, run metadata and read runs.
-
-    ``findings`` are the problems of the topics and metadata files (the runs carry their own).
-    """
-
-    spec: TaskSpec
-    qrels: pd.DataFrame
-    topics: pd.DataFrame
-    metadata: pd.DataFrame
-    reads: list[RunRead]
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def accepted(self) -> list[RunRead]:
-        return [read for read in self.reads if not read.rejected]
-
-    @property
-    def rejected(self) -> list[RunRead]:
-        return [read for read in self.reads if read.rejected]
-
-
-@dataclass
-class TaskResult:
-    """One task after the evaluate stage (``evaluation`` is None when no run was accepted)."""
-
-    inputs: TaskInputs
-    evaluation: Evaluation | None
 
 
 @dataclass

@@ -181,7 +181,7 @@ def measures_page(analyses: list[TaskAnalysis]) -> Page:
     page = Page("measures.html", "measures.html", "Measures")
     families = sorted({a.spec.kind.family for a in analyses})
     for family in families:
-        rows = [[text(m.name), text(m.description), text(m.source), text(m.summary),
+        rows = [[text(m.name), text(m.description), text(m.source), text(m.aggregation.value),
                  text(m.differs or "")] for m in measures_of(family)]
         page.tables.append(Table(
             f"measures-{family}", f"Measures of the {family} family",

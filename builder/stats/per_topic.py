@@ -1,29 +1,29 @@
 """Which per-topic values a significance test of a measure uses.
 
 A measure tested per topic is either reported per topic itself (map, P_10, iP[0.01]) or is the
-mean of another per-topic measure: its registry ``per_topic`` parameter (MAiP: AiP) or its name
-without the leading M of "mean" (MAgP: AgP). Tests run on those values, labelled with the
-summary measure's name.
+summary of another per-topic measure, declared in the registry as its ``per_topic`` (MAiP: AiP,
+MAgP: AgP). Tests run on those values, labelled with the summary measure's name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from builder.measures.registry import Measure
-from builder.tasks import SUMMARY_TOPIC
+from builder.measures.registry import Measure, measures_of
+from builder.scores import SUMMARY_TOPIC
+
+if TYPE_CHECKING:
+    from builder.stats.settings import SignificanceSettings
+    from builder.stats.significance import SignificanceReport
 
 
 def per_topic_source(measure: str, declared: Mapping[str, Measure], available: Iterable[str]) -> str | None:
     """The per-topic measure whose values test ``measure``, or None when there is none."""
     available = set(available)
-    candidates = [
-        measure,
-        declared[measure].params.get("per_topic") if measure in declared else None,
-        measure[1:] if measure.startswith("M") else None,
-    ]
+    candidates = [measure, declared[measure].per_topic if measure in declared else None]
     return next((c for c in candidates if c and c in available), None)
 
 
@@ -43,3 +43,25 @@ def scores_for_testing(
     if renamed:
         per_topic = per_topic.assign(measure=per_topic["measure"].replace(renamed))
     return per_topic, testable, missing
+
+
+def significance_of(
+    scores: pd.DataFrame, family: str, measures: Iterable[str], settings: SignificanceSettings,
+    runs: Sequence[str], topics: Sequence[str] | None = None, require_all: bool = False,
+) -> tuple[SignificanceReport | None, list[str]]:
+    """Every pair of ``runs`` tested on ``measures`` of a family's score table, each measure on
+    its per-topic values and in its declared direction (topics: those to align on, a missing
+    one scoring 0; default the table's). Returns the report (None when no measure has per-topic
+    values, or, with ``require_all``, when one has none) and the measures without them."""
+    from builder.stats.significance import significance_report
+
+    declared = {m.name: m for m in measures_of(family)}
+    per_topic, testable, missing = scores_for_testing(scores, measures, declared)
+    if not testable or (require_all and missing):
+        return None, missing
+    lower_is_better = {name for name, m in declared.items() if not m.higher_is_better}
+    report = significance_report(
+        per_topic, testable, settings, runs=runs, topics=topics,
+        higher_is_better=lambda measure: measure not in lower_is_better,
+    )  # fmt: skip
+    return report, missing

@@ -18,7 +18,6 @@ import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -256,11 +255,3 @@ def _csv_column(column: pd.Series) -> list[str] | None:
         values = column.tolist()
         return values if all(type(v) is str for v in values) else None
     return None
-
-
-def write_significance_csv(table: pd.DataFrame, path: Path) -> Path:
-    """Write the table to ``path`` (the task's ``significance.csv`` download)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(format_significance(table), encoding="utf-8")
-    return path

@@ -1,28 +1,27 @@
-"""Task kinds: what binds a reader, a validator and an evaluator for one kind of task.
+"""Task kinds: what binds a reader, a validator, an evaluator and a page model for one kind.
 
 Each kind (``adhoc``, ``focused``, ``thorough``, ``relevant-in-context``, ...) lives in its own
-module of this package and exposes ``KIND: TaskKind``. The CLI and the site find kinds here by
-name, so adding a kind touches this table and one new module.
+module of this package and exposes ``KIND: TaskKind`` (or ``KINDS``, several kinds sharing one
+module). ``KIND_MODULES`` is the one table of kinds: the CLI lists its names without importing
+them (``appendix --help`` stays fast), and everything else about a kind, down to the page model
+that draws its runs and the demo writer of its inputs, is a field of its ``TaskKind``. Adding a
+kind touches this table and one new module (plus, if the generic run page does not do, a page
+model in ``builder.site``).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from builder.findings import Finding
 
 if TYPE_CHECKING:  # kept out of ``appendix --help``, which lists the task kinds
     import pandas as pd
     from pydantic import BaseModel
 
-SCORE_COLUMNS = ["run", "topic", "measure", "value"]
-"""The per-topic score table: one row per (run, topic, measure); topic ``all`` is the summary."""
-
-SUMMARY_TOPIC = "all"
+    from builder.scores import Evaluation, RunRead
 
 KIND_MODULES: dict[str, str] = {
     "adhoc": "builder.tasks.adhoc",
@@ -33,57 +32,7 @@ KIND_MODULES: dict[str, str] = {
     "best-in-context": "builder.tasks.in_context",
 }
 
-
-@dataclass
-class RunRead:
-    """A run file after reading and validation.
-
-    ``table`` is ``None`` when the file could not be read at all. ``findings`` hold every
-    problem found; a run with an error finding is rejected and not evaluated.
-    """
-
-    path: str
-    name: str
-    table: pd.DataFrame | None
-    findings: list[Finding] = field(default_factory=list)
-
-    @property
-    def rejected(self) -> bool:
-        return self.table is None or any(f.severity == "error" for f in self.findings)
-
-
-class LazyTables(Mapping[str, "pd.DataFrame"]):
-    """Tables made on first access, then kept: extras that only some callers read (the
-    pages, not ``appendix evaluate``) cost nothing until asked for."""
-
-    def __init__(self, makers: dict[str, Callable[[], pd.DataFrame]]) -> None:
-        self._makers = makers
-        self._made: dict[str, pd.DataFrame] = {}
-
-    def __getitem__(self, name: str) -> pd.DataFrame:
-        if name not in self._made:
-            self._made[name] = self._makers[name]()
-        return self._made[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._makers)
-
-    def __len__(self) -> int:
-        return len(self._makers)
-
-
-@dataclass
-class Evaluation:
-    """What an evaluator returns.
-
-    scores: the per-topic score table (``SCORE_COLUMNS``), summary rows under topic ``all``.
-    extras: kind-specific tables for the pages (precision/recall points per rank, per-article
-    scores, ...), keyed by a short name documented by the kind; a ``LazyTables`` when they
-    are costly and only pages read them.
-    """
-
-    scores: pd.DataFrame
-    extras: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+GENERIC_PAGE_MODEL = "builder.site.run_generic"
 
 
 @dataclass(frozen=True)
@@ -91,24 +40,37 @@ class TaskKind:
     """One kind of task.
 
     read_qrels(path) -> qrels table.
-    read_runs(paths, qrels, options) -> one RunRead per path, already validated.
+    read_run_files(paths, qrels, options) -> one RunRead per path, read and named, not yet
+    validated (only what makes a file unreadable is found here).
+    validate_runs(reads, qrels, options) -> the reads with the kind's rules applied: findings
+    added, tables cut to what is evaluated.
     evaluate(qrels, runs, options) -> Evaluation over all accepted runs at once; ``runs`` is
     the concatenation of the accepted RunRead tables (column ``run`` = RunRead.name).
     options_model: the typed options of this kind (``site_config.yml`` task ``options`` and the
     CLI flags map onto it).
+    page_model: the module of ``builder.site`` that draws the kind's run pages (its
+    ``run_pages`` and, when the pages share work, ``shared``).
+    demo: the module of ``builder.demo`` that writes the demo inputs of the kind.
     """
 
     name: str
     family: str
-    read_qrels: Callable[[Path], pd.DataFrame]
-    read_runs: Callable[[Sequence[Path], pd.DataFrame, Any], list[RunRead]]
-    evaluate: Callable[[pd.DataFrame, pd.DataFrame, Any], Evaluation]
+    read_qrels: Callable[[Path], Any]
+    read_run_files: Callable[[Sequence[Path], Any, Any], list[RunRead]]
+    validate_runs: Callable[[list[RunRead], Any, Any], list[RunRead]]
+    evaluate: Callable[[Any, pd.DataFrame, Any], Evaluation]
     options_model: type[BaseModel]
     official_measure: str
     leaderboard_measures: tuple[str, ...]
     default_measures: tuple[str, ...] = ()
     """What ``appendix evaluate`` prints without ``-m`` (the official program's default set);
     empty means every measure of the family."""
+    page_model: str = GENERIC_PAGE_MODEL
+    demo: str = ""
+
+    def read_runs(self, paths: Sequence[Path], qrels: Any, options: Any) -> list[RunRead]:
+        """Read, then validate, run files: the read and validate stages in one call."""
+        return self.validate_runs(self.read_run_files(paths, qrels, options), qrels, options)
 
 
 def get_kind(name: str) -> TaskKind:

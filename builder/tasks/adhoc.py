@@ -18,21 +18,14 @@ import pandas as pd
 import pyarrow as pa
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.findings import Finding
 from builder.formats.trec_qrels import read_trec_qrels
 from builder.formats.trec_run import read_trec_run
 from builder.measures import adhoc as measures
 from builder.measures.adhoc_interpolation import Interpolation
 from builder.measures.adhoc_ranking import judge_rankings
-from builder.measures.registry import measures_of
-from builder.tasks import (
-    SCORE_COLUMNS,
-    SUMMARY_TOPIC,
-    Evaluation,
-    LazyTables,
-    RunRead,
-    TaskKind,
-)
+from builder.measures.registry import Aggregation, measures_of
+from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
+from builder.tasks import TaskKind
 from builder.tasks.naming import name_runs
 from builder.validate.trec_run import validate_trec_run
 
@@ -54,37 +47,48 @@ class AdhocOptions(BaseModel):
     )
 
 
-def read_runs(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOptions) -> list[RunRead]:
-    """Read and validate run files (two at a time), named by ``name_runs``.
+def read_run_files(
+    paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOptions
+) -> list[RunRead]:
+    """Read run files (two at a time), named by ``name_runs``.
 
-    Each table gets a ``run`` column and loses ``tag`` (its run name now). ``run`` and
-    ``topic`` are categorical with the same categories in every table (all run names; the
-    qrels' topics, then any other topic a run names), so that the tables concatenate into one
-    categorical column of small codes rather than millions of strings.
+    Each table gets a ``run`` column (its ``tag`` goes in validation, which reads it).
+    ``run`` and ``topic`` are categorical with the same categories in every table (all run
+    names; the qrels' topics, then any other topic a run names), so that the tables
+    concatenate into one categorical column of small codes rather than millions of strings.
     """
-    qrels_topics = set(pd.unique(qrels["topic"]))
-
-    def read_one(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
-        run_file = read_trec_run(path)
-        found = validate_trec_run(run_file.table, str(path), qrels_topics, depth=options.depth)
-        return run_file.table, run_file.findings + found
-
     with ThreadPoolExecutor(READ_THREADS) as pool:
-        files = list(pool.map(read_one, paths))
-    names = name_runs(paths, [table for table, _ in files])
+        files = list(pool.map(read_trec_run, paths))
+    names = name_runs(paths, [file.table for file in files])
     run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
+    qrels_topics = set(pd.unique(qrels["topic"]))
     topics = sorted(qrels_topics) + sorted(
-        {t for table, _ in files for t in table["topic"].cat.categories} - qrels_topics
+        {t for file in files for t in file.table["topic"].cat.categories} - qrels_topics
     )
-    for (table, _), (name, _) in zip(files, names):
-        del table["tag"]
+    for file, (name, _) in zip(files, names):
+        table = file.table
         table["topic"] = table["topic"].cat.set_categories(topics)
         code = np.full(len(table), run_codes[name], dtype=np.int32)
         table.insert(0, "run", pd.Categorical.from_codes(code, list(run_codes), validate=False))
     return [
-        RunRead(str(path), name, table, findings + naming)
-        for path, (table, findings), (name, naming) in zip(paths, files, names)
+        RunRead(str(path), name, file.table, file.findings + naming)
+        for path, file, (name, naming) in zip(paths, files, names)
     ]
+
+
+def validate_runs(
+    reads: list[RunRead], qrels: pd.DataFrame, options: AdhocOptions
+) -> list[RunRead]:
+    """Apply ``validate_trec_run`` to each read (two at a time); drop the tags it read."""
+    qrels_topics = set(pd.unique(qrels["topic"]))
+
+    def validate(read: RunRead) -> RunRead:
+        found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth)
+        del read.table["tag"]
+        return RunRead(read.path, read.name, read.table, read.findings + found)
+
+    with ThreadPoolExecutor(READ_THREADS) as pool:
+        return list(pool.map(validate, reads))
 
 
 def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> Evaluation:
@@ -105,20 +109,20 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
     runs_of, topics_of, values_of, rows_per_measure = [], [], [], []
     measure_names = [measure.name for measure in measures_of(measures.FAMILY)]
     for measure in measures_of(measures.FAMILY):
-        name = measure.name
-        if measure.summary == "count":
-            summary = num_q
+        name, how = measure.name, measure.aggregation
+        if how is Aggregation.COUNT:
+            total = num_q
         else:
-            summary = _summary(values[name], evaluated, run_of_cell, n_runs, num_q, measure.summary)
-        per_topic = measure.summary not in ("count", "gmean")  # else trec_eval prints "all" only
-        if per_topic:
+            terms = np.where(evaluated, how.terms(values[name]), 0.0)
+            total = np.bincount(run_of_cell, weights=terms, minlength=n_runs)
+        if how.per_topic:
             runs_of.append(cell_run)
             topics_of.append(cell_topic)
             values_of.append(values[name][evaluated])
         runs_of.append(np.arange(n_runs))
         topics_of.append(summary_topic)
-        values_of.append(summary)
-        rows_per_measure.append(n_runs + (len(cell_run) if per_topic else 0))
+        values_of.append(how.finish(total, num_q))
+        rows_per_measure.append(n_runs + (len(cell_run) if how.per_topic else 0))
     measure_codes = np.repeat(np.arange(len(measure_names)), rows_per_measure)
     scores = pd.DataFrame(
         {
@@ -142,18 +146,6 @@ def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
         pa.array(codes.astype(np.int32)), pa.array(labels, pa.large_string())
     ).cast(pa.large_string())
     return pa.table({"labels": decoded}).to_pandas()["labels"]
-
-
-def _summary(per_cell, evaluated, run_of_cell, n_runs, num_q, how) -> np.ndarray:
-    """The ``all`` value of one measure per run (trec_eval's meas_avg.c)."""
-    weights = np.where(evaluated, per_cell, 0.0)
-    if how == "gmean":
-        weights = np.where(evaluated, np.log(np.maximum(per_cell, measures.MIN_GEO_MEAN)), 0.0)
-    total = np.bincount(run_of_cell, weights=weights, minlength=n_runs)
-    if how == "sum":
-        return total
-    mean = np.divide(total, num_q, out=np.zeros(n_runs), where=num_q > 0)
-    return np.exp(mean) if how == "gmean" else mean
 
 
 def _pr_points(judged, options: AdhocOptions, relevant_only: bool) -> pd.DataFrame:
@@ -186,10 +178,13 @@ KIND = TaskKind(
     name="adhoc",
     family=measures.FAMILY,
     read_qrels=read_trec_qrels,
-    read_runs=read_runs,
+    read_run_files=read_run_files,
+    validate_runs=validate_runs,
     evaluate=evaluate,
     options_model=AdhocOptions,
     official_measure="map",
     leaderboard_measures=("map", "P_10", "ndcg_cut_10", "Rprec", "bpref", "recip_rank"),
     default_measures=measures.TREC_EVAL_DEFAULT,
+    page_model="builder.site.adhoc_run",
+    demo="builder.demo.adhoc",
 )

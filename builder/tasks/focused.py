@@ -22,7 +22,8 @@ from builder.formats.inex_qrels import InexQrels, read_inex_qrels
 from builder.measures.focused import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.focused_scores import focused_score_table
 from builder.measures.passage_ranking import RankedPassages, rank_passages
-from builder.tasks import Evaluation, RunRead, TaskKind
+from builder.scores import Evaluation, RunRead
+from builder.tasks import TaskKind
 from builder.tasks.naming import name_runs
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 
@@ -36,24 +37,34 @@ class FocusedOptions(BaseModel):
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
 
 
-def read_runs_with(
-    paths: Sequence[Path], qrels: InexQrels, max_results: int, reject_overlap: bool
-) -> list[RunRead]:
-    """Read and validate FOL runs, named by ``name_runs``."""
+def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) -> list[RunRead]:
+    """Read FOL runs, named by ``name_runs``; each table gets a ``run`` column."""
     files = [read_fol_run(path) for path in paths]
     names = name_runs(paths, [table for table, _ in files])
     reads = []
     for path, (table, findings), (name, naming) in zip(paths, files, names):
         if table is not None:
             table["run"] = name
-            table, more = validate_fol_run(table, str(path), qrels.topics, max_results, reject_overlap)
-            findings = findings + more
         reads.append(RunRead(str(path), name, table, findings + naming))
     return reads
 
 
-def read_runs(paths: Sequence[Path], qrels: InexQrels, options: FocusedOptions) -> list[RunRead]:
-    return read_runs_with(paths, qrels, options.max_results, reject_overlap=True)
+def validate_runs_with(
+    reads: list[RunRead], qrels: InexQrels, max_results: int, reject_overlap: bool
+) -> list[RunRead]:
+    """``validate_fol_run`` on each readable run: its findings, its table cut to what counts."""
+    validated = []
+    for read in reads:
+        if read.table is not None:
+            table, found = validate_fol_run(read.table, read.path, qrels.topics, max_results,
+                                            reject_overlap)
+            read = RunRead(read.path, read.name, table, read.findings + found)
+        validated.append(read)
+    return validated
+
+
+def validate_runs(reads: list[RunRead], qrels: InexQrels, options: FocusedOptions) -> list[RunRead]:
+    return validate_runs_with(reads, qrels, options.max_results, reject_overlap=True)
 
 
 def run_extras(ranked: RankedPassages) -> dict[str, pd.DataFrame]:
@@ -100,9 +111,12 @@ KIND = TaskKind(
     name="focused",
     family="focused",
     read_qrels=read_qrels,
-    read_runs=read_runs,
+    read_run_files=read_run_files,
+    validate_runs=validate_runs,
     evaluate=evaluate,
     options_model=FocusedOptions,
     official_measure="iP[0.01]",
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
+    page_model="builder.site.focused_run",
+    demo="builder.demo.inex",
 )

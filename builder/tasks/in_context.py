@@ -14,7 +14,6 @@ Evaluation extras (for the run pages):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 from typing import Literal
@@ -22,7 +21,6 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
 from builder.measures.generalized_precision import RANKS
 from builder.measures.in_context import (
@@ -31,8 +29,9 @@ from builder.measures.in_context import (
     InContextSettings,
     evaluate_in_context,
 )
-from builder.tasks import Evaluation, RunRead, TaskKind
-from builder.tasks.naming import name_runs
+from builder.scores import Evaluation, RunRead
+from builder.tasks import TaskKind
+from builder.tasks.focused import read_run_files
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
 
@@ -83,23 +82,21 @@ def read_qrels(path: Path) -> InexQrels:
     return read_inex_qrels(path)
 
 
-def read_runs(
-    paths: Sequence[Path], qrels: InexQrels, options: InContextOptions, best: bool = False
+def validate_runs(
+    reads: list[RunRead], qrels: InexQrels, options: InContextOptions, best: bool = False
 ) -> list[RunRead]:
-    """Read each FOL run, named by ``name_runs``, and apply the in-context rules (a bad run is
+    """The general FOL rules, then the in-context ones, on each readable run (a bad run is
     rejected alone)."""
     topics = qrels.topics
-    files = [read_fol_run(path) for path in paths]
-    names = name_runs(paths, [table for table, _ in files])
-    reads = []
-    for path, (table, findings), (name, naming) in zip(paths, files, names):
-        if table is not None:
-            table["run"] = name
+    validated = []
+    for read in reads:
+        if read.table is not None:
             # inex_eval rejects overlapping passages in every task that reads passages.
-            table, general = validate_fol_run(table, str(path), topics, reject_overlap=True)
-            findings += general + validate_in_context(table, str(path), topics, best=best)
-        reads.append(RunRead(str(path), name, table, findings + naming))
-    return reads
+            table, general = validate_fol_run(read.table, read.path, topics, reject_overlap=True)
+            found = general + validate_in_context(table, read.path, topics, best=best)
+            read = RunRead(read.path, read.name, table, read.findings + found)
+        validated.append(read)
+    return validated
 
 
 def evaluate(
@@ -120,11 +117,14 @@ def _kind(name: str, article_score: ArticleScore, options: type[InContextOptions
         name=name,
         family=FAMILY,
         read_qrels=read_qrels,
-        read_runs=partial(read_runs, best=article_score == "best"),
+        read_run_files=read_run_files,
+        validate_runs=partial(validate_runs, best=article_score == "best"),
         evaluate=partial(evaluate, article_score=article_score),
         options_model=options,
         official_measure="MAgP",
         leaderboard_measures=LEADERBOARD,
+        page_model="builder.site.in_context_run",
+        demo="builder.demo.inex",
     )
 
 

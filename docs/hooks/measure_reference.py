@@ -1,15 +1,12 @@
 """mkdocs hook: the measure reference, written from the measure registry at build time.
 
-Every module of ``builder.measures`` is imported, so each declares its measures; the page
-``measures.md`` gets one table per family in place of the marker ``<!-- measures -->``. A family
-whose module does not exist yet is simply not listed.
+Importing ``builder.measures`` declares every family's measures; the page ``measures.md`` gets
+one table per family in place of the marker ``<!-- measures -->``.
 """
 
 from __future__ import annotations
 
 import html
-import importlib
-import pkgutil
 from typing import Any
 
 MARKER = "<!-- measures -->"
@@ -22,17 +19,9 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
 
 
 def measure_reference() -> str:
-    import builder.measures
-    from builder.measures.registry import REGISTRY
+    from builder.measures.registry import families, measures_of
 
-    for module in pkgutil.iter_modules(builder.measures.__path__):
-        importlib.import_module(f"builder.measures.{module.name}")
-    families: dict[str, list[Any]] = {}
-    for (family, _), measure in REGISTRY.items():
-        families.setdefault(family, []).append(measure)
-    if not families:
-        return "*No measure is declared yet.*\n"
-    return "\n".join(_family_table(family, measures) for family, measures in families.items())
+    return "\n".join(_family_table(family, measures_of(family)) for family in families())
 
 
 def _family_table(family: str, measures: list[Any]) -> str:
@@ -57,7 +46,7 @@ def _family_table(family: str, measures: list[Any]) -> str:
 
 def _summary(measure: Any) -> str:
     direction = "" if measure.higher_is_better else ", lower is better"
-    return f"{measure.summary}{direction}"
+    return f"{measure.aggregation.value}{direction}"
 
 
 def _text(value: object) -> str:

@@ -12,7 +12,8 @@ import pytest
 from builder.cli import main
 from builder.demo import write_demo
 from builder.demo.adhoc_runs import ESCAPE_TAG, RUNS
-from builder.tasks import SUMMARY_TOPIC, RunRead, get_kind
+from builder.scores import SUMMARY_TOPIC, RunRead
+from builder.tasks import get_kind
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

@@ -14,7 +14,8 @@ from builder.demo.inex_runs import RUNS, runs_of
 from builder.demo.inex_topics import TOPICS
 from builder.formats.inex_topics import read_inex_topics
 from builder.formats.topic_file import read_topic_file
-from builder.tasks import SUMMARY_TOPIC, RunRead, get_kind
+from builder.scores import SUMMARY_TOPIC, RunRead
+from builder.tasks import get_kind
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ import pytest
 from builder.cli import main
 from builder.demo.inex_runs import runs_of
 from builder.demo.inex_topics import FIRST_TOPIC, TOPICS
-from builder.tasks import SUMMARY_TOPIC, get_kind
+from builder.scores import SUMMARY_TOPIC
+from builder.tasks import get_kind
 from tests.site.site_checks import broken_references
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import analyse_significance, evaluate_task, read_task, validate_task
+from builder.build import analyse_significance
 from builder.config import load_config
+from builder.pipeline import evaluate_task, read_task, validate_task
 from builder.site.analysis import analyse
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
 from builder.site.site import render_site

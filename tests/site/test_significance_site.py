@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from builder.build import read_task, validate_task
 from builder.cli import main
 from builder.config import load_config
+from builder.pipeline import read_task, validate_task
 from tests.site.conftest import DEMO_CONFIG
 
 SETTINGS_TEXT = ["randomization test", "alpha = 0.05", "B = 10,000", "Holm correction"]

@@ -12,17 +12,27 @@ from builder.stats.per_topic import per_topic_source, scores_for_testing
 from tests.conftest import ROOT
 
 DECLARED = {
-    "MAiP": Measure("MAiP", "focused", "", "", params={"per_topic": "AiP"}),
-    "MAgP": Measure("MAgP", "in-context", "", ""),
+    "MAiP": Measure("MAiP", "focused", "", "", per_topic="AiP"),
+    "MAgP": Measure("MAgP", "in-context", "", "", per_topic="AgP"),
+    "Mystery": Measure("Mystery", "in-context", "", ""),
 }
 
 
-def test_the_source_is_the_measure_itself_its_declared_per_topic_or_its_name_without_m():
-    available = {"map", "AiP", "AgP"}
+def test_the_source_is_the_measure_itself_or_its_declared_per_topic():
+    available = {"map", "AiP", "AgP", "ystery"}
     assert per_topic_source("map", DECLARED, available) == "map"
     assert per_topic_source("MAiP", DECLARED, available) == "AiP"
     assert per_topic_source("MAgP", DECLARED, available) == "AgP"
     assert per_topic_source("gm_map", DECLARED, available) is None
+    assert per_topic_source("Mystery", DECLARED, available) is None  # no letter is stripped
+
+
+def test_every_summary_measure_declares_its_per_topic_measure():
+    from builder.measures.registry import get
+
+    assert get("focused", "MAiP").per_topic == "AiP"
+    assert get("thorough", "MAiP").per_topic == "AiP"
+    assert get("in-context", "MAgP").per_topic == "AgP"
 
 
 def test_scores_are_renamed_and_summary_rows_dropped():

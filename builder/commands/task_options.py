@@ -1,0 +1,88 @@
+"""The task arguments every command that reads runs shares (``evaluate``, ``validate``,
+``compare``): the kind, its options as trec_eval's flags, and ``-o KEY=VALUE`` for any other.
+
+A flag sets the kind's option of the same meaning (``-M`` depth, ``-l`` rel_level, ``-c``
+complete, ``--interpolation``) where the kind has one; ``-o`` sets any option by name, so
+every key of a ``site_config.yml`` task's ``options`` can be given on the command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from builder.tasks import KIND_MODULES
+
+if TYPE_CHECKING:
+    from builder.config import TaskSpec
+
+FLAG_OPTIONS = {
+    "depth": "depth",
+    "rel_level": "rel_level",
+    "complete": "complete",
+    "interpolation": "interpolation",
+}
+"""argparse destination -> options model field, applied only where the model has the field."""
+
+
+def add_task_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--task`` with its choices and every option flag."""
+    parser.add_argument(
+        "--task", default="adhoc", choices=sorted(KIND_MODULES), help="task kind (default adhoc)"
+    )
+    parser.add_argument("-M", dest="depth", type=int, help="documents kept per topic (1000)")
+    parser.add_argument("-l", dest="rel_level", type=int, help="least relevant value (1)")
+    complete = parser.add_mutually_exclusive_group()
+    complete.add_argument(
+        "-c",
+        "--complete",
+        dest="complete",
+        action="store_true",
+        default=None,
+        help="average over all qrels topics, missing ones scoring 0 (adhoc default)",
+    )
+    complete.add_argument(
+        "--no-complete",
+        dest="complete",
+        action="store_false",
+        help="average over the topics each run answers",
+    )
+    parser.add_argument(
+        "--interpolation",
+        choices=["exact", "trec_eval_9", "lround"],
+        help="recall cutoff rounding for interpolated precision (exact)",
+    )
+    parser.add_argument(
+        "-o",
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="set any option of the task kind (repeatable)",
+    )
+
+
+def build_options(model: type, args: argparse.Namespace) -> Any:
+    """The kind's options from the flags it understands and every ``-o KEY=VALUE``."""
+    values: dict[str, Any] = {}
+    for dest, field in FLAG_OPTIONS.items():
+        given = getattr(args, dest, None)
+        if given is not None and field in model.model_fields:
+            values[field] = given
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep or key not in model.model_fields:
+            known = ", ".join(model.model_fields)
+            raise ValueError(f"bad option {item!r}: expected KEY=VALUE with KEY one of {known}")
+        values[key] = value
+    return model.model_validate(values)
+
+
+def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:
+    """The task the arguments describe. Raises ValueError on options the kind refuses."""
+    from builder.pipeline import command_task
+    from builder.tasks import get_kind
+
+    kind = get_kind(args.task)
+    return command_task(kind, qrels, runs, build_options(kind.options_model, args))

@@ -1,0 +1,125 @@
+"""The read, validate and evaluate stages of one task, shared by every command.
+
+    read_task -> validate_task -> evaluate_task
+
+``appendix build`` runs them on each task of the config; ``evaluate``, ``validate`` and
+``compare`` on the one task their arguments describe (``command_task``), so that a command
+given the options of a site's task reproduces that site's numbers. The stages hand each other
+``TaskInputs`` and return a ``TaskResult``: plain data, which the analyse stage
+(``builder.analysis``) turns into what the pages show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from builder.config import TaskSpec
+from builder.findings import Finding, sort_findings
+from builder.scores import Evaluation, RunRead
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from builder.tasks import TaskKind
+
+
+class InputError(Exception):
+    """An input named by the config or the command line (qrels, topics, metadata) cannot be
+    used."""
+
+
+@dataclass
+class TaskInputs:
+    """One task after the read stage: its qrels, topics, run metadata and read runs (validated
+    once the validate stage has run).
+
+    ``findings`` are the problems of the topics and metadata files (the runs carry their own).
+    """
+
+    spec: TaskSpec
+    qrels: Any
+    topics: pd.DataFrame
+    metadata: pd.DataFrame
+    reads: list[RunRead]
+    findings: list[Finding] = field(default_factory=list)
+
+    @property
+    def accepted(self) -> list[RunRead]:
+        return [read for read in self.reads if not read.rejected]
+
+    @property
+    def rejected(self) -> list[RunRead]:
+        return [read for read in self.reads if read.rejected]
+
+
+@dataclass
+class TaskResult:
+    """One task after the evaluate stage (``evaluation`` is None when no run was accepted)."""
+
+    inputs: TaskInputs
+    evaluation: Evaluation | None
+
+
+def command_task(kind: TaskKind, qrels: Path, runs: Sequence[Path], options: Any) -> TaskSpec:
+    """The task a command's arguments describe: no topics, no metadata, the kind's defaults."""
+    return TaskSpec(
+        id=kind.name, title=kind.name, description="", kind=kind, qrels=Path(qrels),
+        run_files=tuple(Path(run) for run in runs), topics=None, run_metadata=None,
+        official_measure=kind.official_measure, measures=kind.leaderboard_measures,
+        options=options,
+    )
+
+
+def read_task(task: TaskSpec) -> TaskInputs:
+    """Read the task's qrels, topics, run metadata and run files (not yet validated)."""
+    import pandas as pd
+
+    from builder.formats.run_metadata import METADATA_COLUMNS, read_run_metadata
+    from builder.formats.topic_file import read_topic_file
+    from builder.formats.trec_topics import TOPIC_COLUMNS
+
+    try:
+        qrels = task.kind.read_qrels(task.qrels)
+    except (OSError, ValueError) as exc:
+        raise InputError(f"{task.qrels}: cannot read the qrels: {exc}") from exc
+    findings: list[Finding] = []
+    topics = pd.DataFrame(columns=TOPIC_COLUMNS)
+    if task.topics is not None:
+        topics, found = read_topic_file(task.topics)
+        findings += found
+    metadata = pd.DataFrame(columns=METADATA_COLUMNS)
+    if task.run_metadata is not None:
+        metadata, found = read_run_metadata(task.run_metadata)
+        findings += found
+    reads = task.kind.read_run_files(list(task.run_files), qrels, task.options)
+    return TaskInputs(task, qrels, topics, metadata, list(reads), findings)
+
+
+def validate_task(inputs: TaskInputs) -> None:
+    """Apply the kind's rules to every run (a run with an error is rejected); stop on bad
+    topics or metadata; note metadata that names no run."""
+    spec = inputs.spec
+    errors = [f for f in inputs.findings if f.severity == "error"]
+    if errors:
+        raise InputError("\n".join(f.format() for f in sort_findings(errors)))
+    inputs.reads = spec.kind.validate_runs(inputs.reads, inputs.qrels, spec.options)
+    if spec.run_metadata is not None:
+        names = {read.name for read in inputs.reads}
+        for run in sorted(set(inputs.metadata["run"]) - names):
+            inputs.findings.append(Finding(str(spec.run_metadata), None, "warning",
+                                           f"metadata for run {run!r}, which has no run file"))
+
+
+def evaluate_task(inputs: TaskInputs) -> TaskResult:
+    """All accepted runs of the task at once, by the task's kind."""
+    import pandas as pd
+
+    accepted = inputs.accepted
+    if not accepted:
+        return TaskResult(inputs, None)
+    runs = pd.concat([read.table for read in accepted], ignore_index=True)
+    evaluation = inputs.spec.kind.evaluate(inputs.qrels, runs, inputs.spec.options)
+    return TaskResult(inputs, evaluation)

@@ -1,0 +1,62 @@
+"""The registry is complete as soon as ``builder.measures`` is imported, and reads measure
+requests the same way for every command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from builder.measures.registry import Aggregation, select_measures
+from tests.conftest import ROOT
+
+LIST_REGISTRY = (
+    "import json\nfrom builder.measures.registry import REGISTRY\n"
+    "families = {}\nfor (family, name) in REGISTRY: families.setdefault(family, []).append(name)\n"
+    "print(json.dumps(families))\n"
+)
+IMPORT_EVERYTHING = (
+    "import importlib, pkgutil, builder\n"
+    "for module in pkgutil.walk_packages(builder.__path__, 'builder.'):\n"
+    "    importlib.import_module(module.name)\n"
+)
+KINDS = "from builder.tasks import KIND_MODULES, get_kind\nprint(sorted({get_kind(k).family for k in KIND_MODULES}))\n"
+
+
+def fresh(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_importing_builder_measures_alone_declares_every_family_in_full():
+    alone = json.loads(fresh("import builder.measures\n" + LIST_REGISTRY))
+    everything = json.loads(fresh(IMPORT_EVERYTHING + LIST_REGISTRY))
+    assert alone == everything
+    families = json.loads(fresh(KINDS).replace("'", '"'))
+    assert sorted(alone) == families
+    assert all(len(names) > 10 for names in alone.values())
+
+
+def test_measure_requests():
+    assert select_measures("adhoc", ["P.5,10"]) == ["P_5", "P_10"]
+    assert select_measures("adhoc", ["ndcg_cut"])[:2] == ["ndcg_cut_5", "ndcg_cut_10"]
+    assert select_measures("adhoc", ["all_trec"]) == select_measures("adhoc", [])
+    assert select_measures("focused", ["MAiP", "iP[0.01]"]) == ["iP[0.01]", "MAiP"]
+    with pytest.raises(ValueError, match="unknown measure 'P.7'"):
+        select_measures("adhoc", ["P.7"])
+
+
+def test_aggregations():
+    values = np.array([[0.5, 0.0], [0.25, 2.0]])
+    num_q = np.array([2, 0])
+    total = values.sum(axis=1)
+    assert Aggregation.MEAN.finish(total, num_q).tolist() == [0.25, 0.0]  # no topic: 0
+    assert Aggregation.SUM.finish(total, num_q).tolist() == [0.5, 2.25]
+    assert Aggregation.COUNT.finish(total, num_q).tolist() == [2, 0]
+    logs = Aggregation.GMEAN.terms(np.array([0.25, 0.0])).sum()
+    assert Aggregation.GMEAN.finish(logs, 2) == pytest.approx((0.25 * 0.00001) ** 0.5)
