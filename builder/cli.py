@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "compare": "Significance tests between runs.",
     "build": "Build the campaign's static results site.",
     "demo": "Write the deterministic demo campaign into a folder.",
+    "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
 }
 
 

@@ -1,0 +1,122 @@
+"""EPRUM navigation tables: ``P(k ~> x)`` written by the user, one row a line.
+
+Four whitespace-separated fields (tabs or blanks)::
+
+    topic  rank      element  probability
+    1      1         a        0.4        # P(1 ~> a): rank 1 of the evaluated list reaches a
+    1      idealism  b        0.5        # P(b in I): half of the users regard b as ideal
+    1      ideal:2   b        1          # rank 2 of the ideal list reaches b
+
+Every element named in a topic's rows is an ideal element of that topic (idealism 1 unless an
+``idealism`` row says otherwise); an element listed only with probability 0 is ideal but
+unreachable. ``ideal:K`` rows give the ideal list's own navigation; without them the ideal list
+points at one ideal element per rank with certainty (E[ML*_r] = r). Blank lines and text after
+``#`` are ignored; a first line ``topic rank element probability`` is a header.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from builder.findings import Finding
+
+HEADER = ["topic", "rank", "element", "probability"]
+IDEALISM = "idealism"
+IDEAL_PREFIX = "ideal:"
+MAX_REPORTED = 20
+"""Problems reported before the reader stops listing them."""
+
+
+class NavigationError(ValueError):
+    """A navigation table that cannot be used; ``findings`` say where and why."""
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        super().__init__("\n".join(f.format() for f in findings))
+
+
+@dataclass(frozen=True)
+class NavigationTable:
+    """The tables of one file.
+
+    navigation: ``topic, rank, element, probability`` of the evaluated list;
+    elements: ``topic, element, idealism``, every ideal element, in order of first mention;
+    ideal_navigation: ``topic, rank, element, probability`` of the ideal list (may be empty).
+    """
+
+    navigation: pd.DataFrame
+    elements: pd.DataFrame
+    ideal_navigation: pd.DataFrame
+
+
+def read_navigation(path: Path | str, label: str | None = None) -> NavigationTable:
+    """Read a navigation table; raise ``NavigationError`` listing every unusable line."""
+    path = Path(path)
+    label = label or str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise NavigationError([Finding(label, None, "error", f"cannot read: {error}")]) from None
+    return parse_navigation(text, label)
+
+
+def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
+    """Parse the text of a navigation table (see the module docstring)."""
+    lines = pd.Series(text.splitlines(), dtype=object).str.split("#", n=1).str[0]
+    tokens = lines.str.split()
+    counts = tokens.str.len().to_numpy()
+    numbers = np.arange(1, len(lines) + 1)
+    keep = counts > 0
+    if keep.any() and tokens[keep].iloc[0] == HEADER:
+        keep[np.flatnonzero(keep)[0]] = False
+    problems: list[tuple[np.ndarray, str]] = [(numbers[keep & (counts != 4)], "expected 4 fields: topic rank element probability")]
+    keep &= counts == 4
+    tokens, numbers = tokens[keep], numbers[keep]
+    topic, rank, element, value = (tokens.str[i].astype(str).to_numpy() for i in range(4))
+
+    probability = pd.to_numeric(pd.Series(value), errors="coerce").to_numpy()
+    problems.append((numbers[~((probability >= 0) & (probability <= 1))], "probability is not a number in [0, 1]"))
+    kind = np.where(rank == IDEALISM, "idealism", np.where(np.char.startswith(rank.astype(str), IDEAL_PREFIX), "ideal", "list"))
+    digits = np.where(kind == "ideal", np.char.replace(rank.astype(str), IDEAL_PREFIX, ""), rank)
+    position = pd.to_numeric(pd.Series(digits), errors="coerce").to_numpy()
+    whole = (kind == "idealism") | ((position >= 1) & (position == np.floor(position)))
+    problems.append((numbers[~whole], "rank is not a positive integer, 'idealism' or 'ideal:K'"))
+    table = pd.DataFrame(
+        {
+            "topic": topic,
+            "kind": kind,
+            "rank": np.where(whole & (kind != "idealism"), position, 0).astype(np.int64),
+            "element": element,
+            "probability": probability,
+        }
+    )
+    repeated = table.duplicated(["topic", "kind", "rank", "element"]).to_numpy()
+    problems.append((numbers[repeated], "row given twice (same topic, rank and element)"))
+    findings = [
+        Finding(label, int(line), "error", message)
+        for lines_of, message in problems
+        for line in lines_of[:MAX_REPORTED]
+    ]
+    if findings:
+        findings.sort(key=lambda f: f.line or 0)
+        raise NavigationError(findings[:MAX_REPORTED])
+    if table.empty:
+        raise NavigationError([Finding(label, None, "error", "no navigation rows")])
+    return _tables(table)
+
+
+def _tables(table: pd.DataFrame) -> NavigationTable:
+    columns = ["topic", "rank", "element", "probability"]
+    elements = table.drop_duplicates(["topic", "element"])[["topic", "element"]]
+    given = table[table["kind"] == "idealism"].set_index(["topic", "element"])["probability"]
+    idealism = pd.MultiIndex.from_frame(elements).map(given.to_dict().get)
+    elements = elements.assign(idealism=pd.Series(idealism, dtype=float).fillna(1.0).to_numpy())
+    return NavigationTable(
+        navigation=table.loc[table["kind"] == "list", columns].reset_index(drop=True),
+        elements=elements.reset_index(drop=True),
+        ideal_navigation=table.loc[table["kind"] == "ideal", columns].reset_index(drop=True),
+    )

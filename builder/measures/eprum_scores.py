@@ -1,0 +1,187 @@
+"""EPRUM score tables: every list (run) x topic of a navigation table at once.
+
+Piwowarski and Dupret (SIGIR 2006); the per-topic computation is
+``builder.measures.eprum_idealism.evaluate_topic``. Measure names (declared in
+``builder.measures.eprum_declarations``):
+
+- ``P[r=1]``, ``P[r=2]``, ...: precision at the natural recall points r = 1..t;
+- ``ML*[r=1]``, ...: the ideal list's expected search length E[ML*_r] (eq. 4);
+- ``P[0.00]`` ... ``P[1.00]``: precision at the 11 standard recall levels;
+- ``avgP``: the EPRUM average over the natural recall points (average precision when the model
+  is classical).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from builder.measures.eprum import DEFAULT_EXACT_LIMIT, STANDARD_LEVELS
+from builder.measures.eprum_idealism import TopicEprum, evaluate_topic
+
+AVERAGE = "avgP"
+
+
+def level_name(level: int) -> str:
+    """``P[0.30]`` for 30 hundredths."""
+    return f"P[{level / 100:.2f}]"
+
+
+LEVEL_NAMES = tuple(level_name(level) for level in STANDARD_LEVELS)
+
+
+@dataclass(frozen=True)
+class IdealSet:
+    """A campaign's ideal elements and, optionally, its ideal list.
+
+    elements: ``topic, element, idealism`` (P(x in I); rows with 0 are not ideal).
+    ideal_navigation: ``topic, rank, element, probability`` of the ideal list; a topic without
+    rows (or ``None``) has the ideal list that points at one ideal element per rank with
+    certainty (E[ML*_r] = r).
+    ideal_points: ``topic, rank, element``: the element each rank of the ideal list points at
+    (so that each satisfaction level keeps the ranks pointing into its ideal set), or ``None``.
+    """
+
+    elements: pd.DataFrame
+    ideal_navigation: pd.DataFrame | None = None
+    ideal_points: pd.DataFrame | None = None
+
+
+class _Rows:
+    """A navigation table as arrays sorted by (topic, list, rank), sliced per (topic, list):
+    one merge and one sort for all lists, then numpy slices (no pandas per cell)."""
+
+    def __init__(self, table: pd.DataFrame | None, columns: pd.DataFrame, by: list[str]) -> None:
+        self.slices: dict[tuple, slice] = {}
+        if table is None or table.empty:
+            return
+        table = table.merge(columns, on=["topic", "element"])  # drops elements not ideal
+        table = table.sort_values([*by, "rank"], kind="stable", ignore_index=True)
+        self.rank = table["rank"].to_numpy(dtype=np.int64)
+        self.column = table["column"].to_numpy(dtype=np.int64)
+        self.probability = table["probability"].to_numpy(dtype=float)
+        group = table.groupby(by, sort=False).ngroup().to_numpy()
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        ends = np.append(starts[1:], len(group))
+        keys = zip(*(table[c].to_numpy()[starts] for c in by))
+        self.slices = {key: slice(a, b) for key, a, b in zip(keys, starts, ends)}
+
+    def dense(self, key: tuple, width: int) -> np.ndarray | None:
+        """The ranks x elements matrix of P(k ~> x); ``None`` without rows."""
+        where = self.slices.get(key)
+        if where is None:
+            return None
+        rank = self.rank[where]
+        matrix = np.zeros((int(rank.max()), width))
+        matrix[rank - 1, self.column[where]] = self.probability[where]
+        return matrix
+
+
+def topic_results(
+    navigation: pd.DataFrame,
+    ideal: IdealSet,
+    lists: list[str],
+    key: str = "run",
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+) -> dict[tuple[str, str], TopicEprum]:
+    """EPRUM of every list in ``lists`` for every topic with an ideal element.
+
+    navigation: ``key, topic, rank, element, probability``; rows of elements that are not
+    ideal for the topic are ignored. A list without rows for a topic scores 0 there.
+    Returns {(list, topic): TopicEprum}.
+    """
+    elements = ideal.elements[ideal.elements["idealism"] > 0].reset_index(drop=True)
+    elements = elements.assign(column=elements.groupby("topic", sort=False).cumcount())
+    columns = elements[["topic", "element", "column"]]
+    by_list = _Rows(navigation, columns, ["topic", key])
+    ideal_rows = _Rows(ideal.ideal_navigation, columns, ["topic"])
+    points = _Rows(
+        None if ideal.ideal_points is None else ideal.ideal_points.assign(probability=1.0),
+        columns,
+        ["topic"],
+    )
+    results: dict[tuple[str, str], TopicEprum] = {}
+    for topic, members in elements.groupby("topic", sort=False):
+        width = len(members)
+        idealism = members["idealism"].to_numpy(dtype=float)
+        ideal_matrix = ideal_rows.dense((topic,), width)
+        pointed = None
+        if ideal_matrix is not None and (topic,) in points.slices:
+            where = points.slices[(topic,)]
+            pointed = np.full(ideal_matrix.shape[0], -1)
+            inside = points.rank[where] <= len(pointed)
+            pointed[points.rank[where][inside] - 1] = points.column[where][inside]
+        for name in lists:
+            matrix = by_list.dense((topic, name), width)
+            if matrix is None:
+                matrix = np.zeros((1, width))
+            result = evaluate_topic(
+                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit
+            )
+            if result is not None:
+                results[(name, topic)] = result
+    return results
+
+
+def score_rows(results: dict[tuple[str, str], TopicEprum], key: str = "run") -> pd.DataFrame:
+    """The long table ``key, topic, measure, value`` of every EPRUM measure of every result."""
+    keys: list[str] = []
+    topics: list[str] = []
+    measures: list[str] = []
+    values: list[np.ndarray] = []
+    for (name, topic), result in results.items():
+        t = len(result.natural)
+        recall = [f"[r={r}]" for r in range(1, t + 1)]
+        names = [f"P{r}" for r in recall] + [f"ML*{r}" for r in recall]
+        names += [level_name(level) for level in result.level_points] + [AVERAGE]
+        measures += names
+        keys += [name] * len(names)
+        topics += [topic] * len(names)
+        values.append(
+            np.concatenate([result.natural, result.ideal_length, result.levels, [result.average]])
+        )
+    return pd.DataFrame(
+        {
+            key: pd.Series(keys, dtype=object),
+            "topic": pd.Series(topics, dtype=object),
+            "measure": pd.Series(measures, dtype=object),
+            "value": np.concatenate(values) if values else np.zeros(0),
+        }
+    )
+
+
+SUMMARY_MEASURES = (*LEVEL_NAMES, AVERAGE)
+"""Measures every topic has, so that their mean over topics is the ``all`` row."""
+
+
+def with_summary(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> pd.DataFrame:
+    """Add each list's mean over topics of the levels and of ``avgP`` under ``summary_topic``.
+
+    Every list has a result for every topic with an ideal element (0 where it has no
+    navigation), so the mean runs over all of them, like ``trec_eval -c``.
+    """
+    shared = scores[scores["measure"].isin(SUMMARY_MEASURES)]
+    summary = shared.groupby([key, "measure"], sort=False)["value"].mean().reset_index()
+    return pd.concat([scores, summary.assign(topic=summary_topic)], ignore_index=True)
+
+
+def ordered_rows(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> pd.DataFrame:
+    """Rows with the summary, per list and topic (string order, summary last) in the printed
+    order: natural recall points, levels, ideal search lengths, average."""
+    table = with_summary(scores, summary_topic, key)
+    measure = table["measure"]
+    group = np.select(
+        [measure.str.startswith("P[r="), measure.isin(LEVEL_NAMES), measure.str.startswith("ML*")],
+        [0, 1, 2],
+        3,
+    )
+    recall = pd.to_numeric(measure.str.extract(r"\[r=(\d+)\]")[0], errors="coerce").fillna(0)
+    table = table.assign(
+        _last=table["topic"] == summary_topic, _group=group, _recall=recall.to_numpy()
+    )
+    table = table.sort_values(
+        [key, "_last", "topic", "_group", "_recall"], kind="stable", ignore_index=True
+    )
+    return table.drop(columns=["_last", "_group", "_recall"])
