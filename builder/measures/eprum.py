@@ -83,15 +83,18 @@ def count_below(
 def _poisson_binomial(packed: np.ndarray) -> np.ndarray:
     """``P(U = u)`` for u = 0..width per row, U the sum of Bernoulli(packed[row, j])."""
     rows, width = packed.shape
-    law = np.zeros((rows, width + 1))
-    law[:, 0] = 1.0
+    # Laid out (u, row): each step updates contiguous blocks of rows.
+    law = np.zeros((width + 1, rows))
+    law[0] = 1.0
+    columns = np.ascontiguousarray(packed.T)
+    moved = np.empty((width, rows))
     for j in range(width):
-        p = packed[:, j : j + 1]
         # Zero padding (p = 0) leaves a row's law unchanged: rows share the loop.
-        moved = law[:, : j + 1] * p
-        law[:, : j + 1] -= moved
-        law[:, 1 : j + 2] += moved
-    return law
+        step = moved[: j + 1]
+        np.multiply(law[: j + 1], columns[j], out=step)
+        law[: j + 1] -= step
+        law[1 : j + 2] += step
+    return law.T
 
 
 def normal_count_below(uncertain: np.ndarray, wanted: np.ndarray) -> np.ndarray:

@@ -49,23 +49,56 @@ class IdealSet:
     ideal_points: pd.DataFrame | None = None
 
 
+def _codes(values: pd.Series, uniques: pd.Index) -> np.ndarray:
+    """Positions of ``values`` in ``uniques`` (-1 when absent); categorical columns stay codes."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return uniques.get_indexer(values.cat.categories)[values.cat.codes.to_numpy()]
+    return uniques.get_indexer(values)
+
+
 class _Rows:
     """A navigation table as arrays sorted by (topic, list, rank), sliced per (topic, list):
-    one merge and one sort for all lists, then numpy slices (no pandas per cell)."""
+    integer codes and one sort for all lists, then numpy slices (no pandas per cell).
+
+    columns: ``topic, element, column``, the ideal elements of each topic and their column.
+    """
 
     def __init__(self, table: pd.DataFrame | None, columns: pd.DataFrame, by: list[str]) -> None:
         self.slices: dict[tuple, slice] = {}
         if table is None or table.empty:
             return
-        table = table.merge(columns, on=["topic", "element"])  # drops elements not ideal
-        table = table.sort_values([*by, "rank"], kind="stable", ignore_index=True)
-        self.rank = table["rank"].to_numpy(dtype=np.int64)
-        self.column = table["column"].to_numpy(dtype=np.int64)
-        self.probability = table["probability"].to_numpy(dtype=float)
-        group = table.groupby(by, sort=False).ngroup().to_numpy()
-        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
-        ends = np.append(starts[1:], len(group))
-        keys = zip(*(table[c].to_numpy()[starts] for c in by))
+        topics = pd.Index(pd.unique(columns["topic"]))
+        names = pd.Index(pd.unique(columns["element"]))
+        width = len(names)
+        ideal_key = _codes(columns["topic"], topics).astype(np.int64) * width + _codes(
+            columns["element"], names
+        )
+        order = np.argsort(ideal_key)
+        topic = _codes(table["topic"], topics).astype(np.int64)
+        element = _codes(table["element"], names)
+        key = np.where((topic < 0) | (element < 0), -1, topic * width + element)
+        found = np.searchsorted(ideal_key[order], key)
+        found = np.minimum(found, len(order) - 1)
+        known = ideal_key[order][found] == key  # drops elements not ideal for the topic
+        column = columns["column"].to_numpy(dtype=np.int64)[order][found]
+        lists = np.zeros(len(table), np.int64)
+        list_names: np.ndarray = np.array([None], dtype=object)
+        if len(by) > 1:
+            lists, list_names = pd.factorize(table[by[1]])
+        rank = table["rank"].to_numpy(dtype=np.int64)
+        sort = np.flatnonzero(known)
+        sort = sort[np.lexsort((rank[sort], lists[sort], topic[sort]))]
+        self.rank = rank[sort]
+        self.column = column[sort]
+        self.probability = table["probability"].to_numpy(dtype=float)[sort]
+        group = topic[sort] * (len(list_names) + 1) + lists[sort]
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(sort) else sort
+        ends = np.append(starts[1:], len(sort))
+        topic_of = topics.to_numpy()[topic[sort][starts]]
+        if len(by) > 1:
+            keys = zip(topic_of, np.asarray(list_names, dtype=object)[lists[sort][starts]])
+        else:
+            keys = ((t,) for t in topic_of)
         self.slices = {key: slice(a, b) for key, a, b in zip(keys, starts, ends)}
 
     def dense(self, key: tuple, width: int) -> np.ndarray | None:
