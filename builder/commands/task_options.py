@@ -22,6 +22,7 @@ FLAG_OPTIONS = {
     "rel_level": "rel_level",
     "complete": "complete",
     "interpolation": "interpolation",
+    "model": "model",
 }
 """argparse destination -> options model field, applied only where the model has the field."""
 
@@ -52,6 +53,11 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
         "--interpolation",
         choices=["exact", "trec_eval_9", "lround"],
         help="recall cutoff rounding for interpolated precision (exact)",
+    )
+    parser.add_argument(
+        "--model",
+        choices=["classical", "tree", "distance"],
+        help="EPRUM user model (--task eprum; default tree)",
     )
     parser.add_argument(
         "-o",

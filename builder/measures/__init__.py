@@ -15,6 +15,7 @@ FAMILIES = (
     "builder.measures.focused",
     "builder.measures.thorough",
     "builder.measures.in_context",
+    "builder.measures.eprum_scores",
 )
 """The module of each family, which declares its measures when imported."""
 

@@ -30,6 +30,7 @@ KIND_MODULES: dict[str, str] = {
     "relevant-in-context": "builder.tasks.in_context",
     "restricted-relevant-in-context": "builder.tasks.in_context",
     "best-in-context": "builder.tasks.in_context",
+    "eprum": "builder.tasks.eprum",
 }
 
 GENERIC_PAGE_MODEL = "builder.site.run_generic"
