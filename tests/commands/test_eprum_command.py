@@ -76,6 +76,7 @@ def test_idealism_rows_integrate_over_satisfaction_levels(tmp_path: Path, capsys
     # b is ideal for 40% of the users: 60% see one ideal element (a, found at rank 1).
     path.write_text("1 1 a 1\n1 2 b 1\n1 idealism b 0.4\n")
     code, out, _ = run_cli(capsys, "eprum", path, "--format", "tsv")
+    assert code == 0
     values = tsv_values(out)
     assert values[("1", "P[r=1]")] == 1.0
     assert values[("1", "P[r=2]")] == 1.0  # only users with both ideal: found by rank 2
