@@ -16,14 +16,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
 from builder.config import load_config
 from builder.pipeline import evaluate_task, read_task, validate_task
-
-if TYPE_CHECKING:
-    from builder.site.analysis import TaskAnalysis
-    from builder.stats.significance import SignificanceReport
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -83,7 +79,7 @@ def build_time() -> datetime:
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``)."""
-    from builder.site.analysis import analyse
+    from builder.analysis import analyse
     from builder.site.publish import check_replaceable, discard, swap_in
     from builder.site.site import render_site
 
@@ -110,8 +106,6 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
     with progress.stage("analyse") as stage:
         analyses = [analyse(result) for result in results]
-        for analysis in analyses:
-            analysis.significance = analyse_significance(analysis)
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)
         stage.detail = f"{sum(len(a.topics) for a in analyses)} topics, {pairs} pairs tested"
     with progress.stage("render") as stage:
@@ -128,19 +122,3 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
-
-
-def analyse_significance(analysis: TaskAnalysis) -> SignificanceReport | None:
-    """Every pair of the task's runs, on the measures its ``significance`` section names, with
-    per-topic scores aligned over the task's topics (a missing topic scores 0).
-
-    None when the section disables the tests or fewer than two runs were evaluated."""
-    from builder.stats.per_topic import significance_of
-
-    spec = analysis.spec
-    evaluation = analysis.result.evaluation
-    if spec.significance is None or evaluation is None or len(analysis.runs) < 2:
-        return None
-    report, _ = significance_of(evaluation.scores, spec.kind.family, spec.significance_measures,
-                                spec.significance, runs=analysis.runs, topics=analysis.topics)
-    return report

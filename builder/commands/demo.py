@@ -12,9 +12,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.demo import TASK_WRITERS, write_demo
+    from builder.demo import write_demo
 
-    write_demo(args.directory)
-    for name in TASK_WRITERS:
-        print(f"wrote {args.directory / name}")
+    for folder in write_demo(args.directory):
+        print(f"wrote {folder}")
     return 0

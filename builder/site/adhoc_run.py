@@ -14,69 +14,19 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from builder.measures.adhoc_declarations import CUTOFFS
+from builder.measures.adhoc_interpolation import RECALL_LEVELS
 from builder.site import plots
-from builder.site.analysis import TaskAnalysis
 from builder.site.models import Page
-from builder.site.paths import run_page, table_csv, topic_page, validation_page
+from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.tables import Cell, Table, key_value_table, number, numbers, signed_numbers, text
 
-RECALL_LEVELS = [round(0.1 * i, 1) for i in range(11)]
-IPREC = [f"iprec_at_recall_{level:.2f}" for level in RECALL_LEVELS]
-CUTOFFS = [5, 10, 15, 20, 30, 100, 200, 500, 1000]
-UNINTERPOLATED_STEPS = 100
+IPREC = [f"iprec_at_recall_{level}" for level in RECALL_LEVELS]
 
 
-def uninterpolated_curves(points: pd.DataFrame, runs: list[str],
-                          topics_per_run: pd.Series) -> np.ndarray:
-    """Mean uninterpolated precision at recall 0, 0.01 .. 1, one row per run of ``runs``.
-
-    Per topic, the uninterpolated precision at recall level r is the precision at the first
-    relevant document where recall reaches r (no maximum over higher recall, unlike
-    interpolated precision; seed 004), 0 where the run never reaches r. The mean is over the
-    run's evaluated topics (``num_q``). All runs at once: each relevant document covers the
-    levels between the previous relevant document's recall and its own. ``points`` are the
-    kind's precision-recall points (only the relevant rows are read).
-    """
-    steps = UNINTERPOLATED_STEPS
-    curves = np.zeros((len(runs), steps + 1))
-    relevant = points[points["relevant"] > 0]
-    relevant = relevant[relevant["run"].isin(runs)].sort_values(["run", "topic", "rank"],
-                                                                  kind="mergesort")
-    if relevant.empty:
-        return curves
-    run_index = pd.Index(runs).get_indexer(relevant["run"])
-    recall = relevant["recall"].to_numpy(float)
-    run_codes, _ = pd.factorize(relevant["run"])
-    topic_codes, topics = pd.factorize(relevant["topic"])
-    group = run_codes.astype(np.int64) * len(topics) + topic_codes
-    first = np.ones(len(group), dtype=bool)
-    first[1:] = group[1:] != group[:-1]
-    previous = np.where(first, -1.0, np.roll(recall, 1))
-    low = np.where(first, 0, np.floor(previous * steps + 1e-9).astype(int) + 1)
-    high = np.minimum(np.floor(recall * steps + 1e-9).astype(int), steps)
-    count = np.clip(high - low + 1, 0, None)
-    points = np.repeat(np.arange(len(recall)), count)
-    offsets = np.arange(len(points)) - np.repeat(np.cumsum(count) - count, count)
-    levels = low[points] + offsets
-    np.add.at(curves, (run_index[points], levels), relevant["precision"].to_numpy(float)[points])
-    return curves / np.maximum(topics_per_run.reindex(runs).to_numpy(float), 1)[:, None]
-
-
-def adhoc_shared(analysis: TaskAnalysis) -> dict[str, np.ndarray | None]:
-    """What all the run pages of a task share, computed once before the renderer builds them
-    in chunks (in two processes): ``curves``, every run's uninterpolated curve, in the order of
-    ``analysis.runs`` (None without precision-recall points)."""
-    curves = None
-    if "relevant_points" in analysis.extras and "num_q" in analysis.summary.columns:
-        curves = uninterpolated_curves(analysis.extras["relevant_points"], analysis.runs,
-                                       analysis.summary["num_q"])
-    return {"curves": curves}
-
-
-def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = None,
-                    shared: dict[str, np.ndarray | None] | None = None) -> list[Page]:
+def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
     """The appendix page of every accepted run of an ad hoc task (of the runs at ``positions``
-    of the leaderboard, when given), ``shared`` being ``adhoc_shared(analysis)``."""
+    of the leaderboard, when given)."""
     summary, task = analysis.summary, analysis.spec.id
     positions = range(len(analysis.runs)) if positions is None else positions
     runs = [analysis.runs[position] for position in positions]
@@ -84,8 +34,7 @@ def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = No
     iprec = [m for m in IPREC if m in have]
     reference_median = summary[iprec].median().to_numpy() if iprec else []
     reference_best = summary[iprec].max().to_numpy() if iprec else []
-    curves = (shared if shared is not None else adhoc_shared(analysis))["curves"]
-    recall_axis = [round(i / UNINTERPOLATED_STEPS, 2) for i in range(UNINTERPOLATED_STEPS + 1)]
+    curves = analysis.extras.get("uninterpolated_precision")
     per_topic = per_topic_values(analysis, runs, [m for m, _ in PER_TOPIC_COLUMNS])
     median = _over_topics(analysis.median, "map", analysis.topics)
     best = _over_topics(analysis.best, "map", analysis.topics)
@@ -99,7 +48,7 @@ def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = No
         page.tables = [
             _summary_table(run, meta, row, analysis),
             key_value_table("recall-precision", "Recall-level precision averages",
-                            [(f"{level:.2f}", number(row[m], m))
+                            [(level, number(row[m], m))
                              for level, m in zip(RECALL_LEVELS, IPREC) if m in have],
                             ("Recall", "Precision")),
             key_value_table("average-precision", "Average precision (non-interpolated) over all "
@@ -114,10 +63,13 @@ def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = No
         ]
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
-        uninterpolated = (recall_axis, curves[position]) if curves is not None else None
+        uninterpolated = None
+        if curves is not None:
+            uninterpolated = (list(curves.columns), curves.loc[run].to_numpy())
         if iprec:
             page.figures.append(plots.recall_precision(
-                run, RECALL_LEVELS[: len(iprec)], row[iprec].to_numpy(), reference_median,
+                run, [float(level) for level in RECALL_LEVELS[: len(iprec)]], row[iprec].to_numpy(),
+                reference_median,
                 reference_best, uninterpolated))
         if "map" in have:
             page.figures.append(plots.difference_from_median(
@@ -128,7 +80,7 @@ def adhoc_run_pages(analysis: TaskAnalysis, positions: Sequence[int] | None = No
     return pages
 
 
-def per_topic_values(analysis: TaskAnalysis, runs: list[str],
+def per_topic_values(analysis: SiteTask, runs: list[str],
                      measures: Sequence[str]) -> dict[str, np.ndarray]:
     """Per measure of ``measures`` the task has, a runs x topics array (NaN where a run has no
     value): one reindex for all the pages, where one per page and table cost 0.2 s over the
@@ -148,7 +100,7 @@ def _over_topics(frame: pd.DataFrame, measure: str, topics: list[str]) -> np.nda
 
 
 def _summary_table(run: str, meta: dict[str, str], row: pd.Series,
-                   analysis: TaskAnalysis) -> Table:
+                   analysis: SiteTask) -> Table:
     pairs = [("Run", text(run)), ("Team", text(meta.get("team", ""))),
              ("Type", text(meta.get("type", ""))),
              ("Description", text(meta.get("description", "")))]
@@ -165,7 +117,7 @@ PER_TOPIC_COLUMNS = [("map", "Average precision"), ("P_10", "P@10"), ("Rprec", "
                      ("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
 
 
-def _per_topic_table(analysis: TaskAnalysis, rows: dict[str, np.ndarray],
+def _per_topic_table(analysis: SiteTask, rows: dict[str, np.ndarray],
                      median: np.ndarray | None, best: np.ndarray | None) -> Table:
     """Per topic: the run's values of ``PER_TOPIC_COLUMNS`` (``rows``), then the task's median
     and best average precision and the run's difference from the median."""

@@ -21,8 +21,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from builder.analysis import TaskAnalysis
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
-from builder.site.analysis import TaskAnalysis
 from builder.stats.significance import format_significance
 
 

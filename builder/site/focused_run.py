@@ -15,10 +15,10 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.focused import IP_NAMES, OFFICIAL_CUTOFFS, RECALL_POINTS
+from builder.measures.registry import get
 from builder.site import plots
-from builder.site.analysis import TaskAnalysis
 from builder.site.models import Page
-from builder.site.paths import run_page, table_csv, topic_page, validation_page
+from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.tables import Cell, Table, key_value_table, number, signed, text
 
 OFFICIAL = (*OFFICIAL_CUTOFFS, "MAiP")
@@ -26,13 +26,7 @@ OFFICIAL = (*OFFICIAL_CUTOFFS, "MAiP")
 RECALL_AXIS = [i / (RECALL_POINTS - 1) for i in range(RECALL_POINTS)]
 
 
-def per_topic_measure(official: str) -> str:
-    """The per-topic value behind a summary measure: AiP for MAiP, else the measure itself."""
-    return "AiP" if official == "MAiP" else official
-
-
-def focused_run_pages(analysis: TaskAnalysis,
-                      positions: Sequence[int] | None = None) -> list[Page]:
+def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
     """The page of every accepted run of a focused or thorough task."""
     summary, task = analysis.summary, analysis.spec.id
     curve = [m for m in IP_NAMES if m in summary.columns]
@@ -44,7 +38,8 @@ def focused_run_pages(analysis: TaskAnalysis,
     impossible = analysis.extras.get("impossible_recall")
     impossible = (impossible.groupby("run")["count"].sum() if impossible is not None
                   else pd.Series(dtype=float))
-    topic_measure = per_topic_measure(analysis.spec.official_measure)
+    declared = get(analysis.spec.kind.family, analysis.spec.official_measure)
+    topic_measure = declared.per_topic or declared.name
     pages = []
     for position in range(len(analysis.runs)) if positions is None else positions:
         run = analysis.runs[position]
@@ -108,7 +103,7 @@ def _reference_table(table_id: str, caption: str, measures: list[str], row: pd.S
     return Table(table_id, caption, ["Measure", "This run", "Median", "Best"], rows)
 
 
-def _per_topic_table(analysis: TaskAnalysis, rows: pd.DataFrame, measure: str) -> Table:
+def _per_topic_table(analysis: SiteTask, rows: pd.DataFrame, measure: str) -> Table:
     task = analysis.spec.id
     columns = [("num_ret", "Articles"), ("num_rel", "Relevant articles"),
                ("num_rel_ret", "Relevant retrieved"), ("char_prec", "Character precision"),

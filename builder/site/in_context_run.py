@@ -19,9 +19,8 @@ import pandas as pd
 
 from builder.measures.generalized_precision import RANKS
 from builder.site import plots
-from builder.site.analysis import TaskAnalysis
 from builder.site.models import Page
-from builder.site.paths import run_page, table_csv, topic_page, validation_page
+from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.tables import Cell, Table, key_value_table, number, signed, text
 
 OFFICIAL = ("gP[5]", "gP[10]", "gP[25]", "gP[50]", "MAgP")
@@ -47,8 +46,7 @@ class FrameTable(Table):
         return self.frame.to_csv(index=False, lineterminator="\n")
 
 
-def in_context_run_pages(analysis: TaskAnalysis,
-                         positions: Sequence[int] | None = None) -> list[Page]:
+def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
     """The page of every accepted run of an in-context task."""
     summary, task = analysis.summary, analysis.spec.id
     ranks = [r for r in getattr(analysis.spec.options, "ranks", RANKS)
@@ -101,7 +99,7 @@ def in_context_run_pages(analysis: TaskAnalysis,
     return pages
 
 
-def _article_scores(analysis: TaskAnalysis) -> pd.DataFrame:
+def _article_scores(analysis: SiteTask) -> pd.DataFrame:
     """The ``article_scores`` extra, topics in the site's order, then by rank."""
     scores = analysis.extras.get("article_scores")
     if scores is None:
@@ -154,7 +152,7 @@ def _cutoff_table(ranks: list[int], row: pd.Series, references: dict[str, pd.Ser
                   "Best gR[r]"], rows)
 
 
-def _per_topic_table(analysis: TaskAnalysis, rows: pd.DataFrame) -> Table:
+def _per_topic_table(analysis: SiteTask, rows: pd.DataFrame) -> Table:
     task = analysis.spec.id
     columns = [("num_ret", "Articles"), ("num_rel", "Relevant"),
                ("num_rel_ret", "Relevant retrieved"), ("gP[5]", "gP[5]"), ("gP[10]", "gP[10]"),
@@ -177,7 +175,7 @@ def _per_topic_table(analysis: TaskAnalysis, rows: pd.DataFrame) -> Table:
     return Table("per-topic", "Per-topic results", header, table_rows)
 
 
-def _top_articles_table(analysis: TaskAnalysis, top: pd.DataFrame, run: str) -> Table:
+def _top_articles_table(analysis: SiteTask, top: pd.DataFrame, run: str) -> Table:
     """Per topic the score of the article at each of the first ranks (blank: no article)."""
     if run not in top.index.get_level_values("run"):
         return Table("top-articles", "Article scores at the first ranks", [], [])

@@ -7,9 +7,8 @@ from typing import Any
 from builder.config import SiteSpec
 from builder.findings import sort_findings
 from builder.site import plots
-from builder.site.analysis import TaskAnalysis
 from builder.site.models import Page
-from builder.site.paths import run_page, table_csv, topic_page, validation_page
+from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.significance_pages import TOP_GROUP_MARK, significance_page_path, top_group_marks
 from builder.site.tables import Cell, Table, number, numbers, text
 
@@ -23,7 +22,7 @@ def _with_csv(page: Page) -> Page:
     return page
 
 
-def leaderboard_table(analysis: TaskAnalysis) -> Table:
+def leaderboard_table(analysis: SiteTask) -> Table:
     """Rank, run, team, type, the task's measures (official first) and the findings link."""
     spec = analysis.spec
     # The task's order when it lists the official measure (INEX's tables end with MAgP/MAiP).
@@ -47,7 +46,7 @@ def leaderboard_table(analysis: TaskAnalysis) -> Table:
                  + (["Top group"] if marks is not None else []), rows, row_header=1)
 
 
-def rejected_table(analysis: TaskAnalysis) -> Table:
+def rejected_table(analysis: SiteTask) -> Table:
     """The rejected runs with their first error and a link to all findings."""
     spec, rows = analysis.spec, []
     reads = analysis.result.inputs.reads
@@ -69,7 +68,7 @@ def rejected_table(analysis: TaskAnalysis) -> Table:
     return Table(f"rejected-{spec.id}", f"{spec.title}: rejected runs", ["Run", "Reason"], rows)
 
 
-def home_page(site: SiteSpec, analyses: list[TaskAnalysis]) -> Page:
+def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
     page = Page("index.html", "home.html", site.campaign.title)
     tasks = []
     for analysis in analyses:
@@ -93,7 +92,7 @@ def home_page(site: SiteSpec, analyses: list[TaskAnalysis]) -> Page:
     return _with_csv(page)
 
 
-def topic_index_page(analysis: TaskAnalysis) -> Page:
+def topic_index_page(analysis: SiteTask) -> Page:
     spec = analysis.spec
     official = spec.official_measure
     page = Page(f"{spec.id}/topics/index.html", "topics.html", f"{spec.title}: topics")
@@ -116,7 +115,7 @@ def topic_index_page(analysis: TaskAnalysis) -> Page:
     return _with_csv(page)
 
 
-def topic_pages(analysis: TaskAnalysis) -> list[Page]:
+def topic_pages(analysis: SiteTask) -> list[Page]:
     """Per topic: its text, relevant count, and every run's scores (best first)."""
     spec = analysis.spec
     official = spec.official_measure
@@ -153,7 +152,7 @@ def topic_pages(analysis: TaskAnalysis) -> list[Page]:
     return pages
 
 
-def validation_pages(analysis: TaskAnalysis, display_path) -> list[Page]:
+def validation_pages(analysis: SiteTask, display_path) -> list[Page]:
     """Per run (accepted or not): its findings with line numbers."""
     spec = analysis.spec
     pages = []
@@ -174,7 +173,7 @@ def validation_pages(analysis: TaskAnalysis, display_path) -> list[Page]:
     return pages
 
 
-def measures_page(analyses: list[TaskAnalysis]) -> Page:
+def measures_page(analyses: list[SiteTask]) -> Page:
     """Each measure of the campaign's families, from the registry."""
     from builder.measures.registry import measures_of
 
@@ -191,7 +190,7 @@ def measures_page(analyses: list[TaskAnalysis]) -> Page:
     return _with_csv(page)
 
 
-def downloads_page(analyses: list[TaskAnalysis], downloads: dict[str, list[dict[str, str]]]) -> Page:
+def downloads_page(analyses: list[SiteTask], downloads: dict[str, list[dict[str, str]]]) -> Page:
     page = Page("downloads.html", "downloads.html", "Downloads")
     page.context = {"tasks": [(a, downloads.get(a.spec.id, [])) for a in analyses]}
     return page

@@ -11,6 +11,9 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+
+from builder.analysis import TaskAnalysis
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 
@@ -46,3 +49,33 @@ def table_csv(page: str, table_id: str) -> str:
     """The CSV of a table, next to its page: ``adhoc/runs/x.html`` -> ``adhoc/runs/x.table.csv``."""
     return f"{page[: -len('.html')]}.{table_id}.csv"
 
+
+
+@dataclass
+class SiteTask(TaskAnalysis):
+    """A task's analysis with the file names of its pages, what the page models read.
+
+    run_slugs: the file name of each run's pages; read_slugs: of each read's validation page
+    (a second file claiming a taken run name gets its own); topic_slugs: of each topic's page.
+    """
+
+    run_slugs: dict[str, str] = field(default_factory=dict)
+    read_slugs: list[str] = field(default_factory=list)
+    topic_slugs: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, analysis: TaskAnalysis) -> SiteTask:
+        names = [read.name for read in analysis.result.inputs.reads]
+        run_slugs = slugs(names)
+        return cls(**{f.name: getattr(analysis, f.name) for f in fields(TaskAnalysis)},
+                   run_slugs=run_slugs, read_slugs=_read_slugs(names, run_slugs),
+                   topic_slugs=slugs(analysis.topics))
+
+
+def _read_slugs(names: list[str], run_slugs: dict[str, str]) -> list[str]:
+    seen: set[str] = set()
+    result = []
+    for index, name in enumerate(names):
+        result.append(run_slugs[name] if name not in seen else f"{run_slugs[name]}-{index + 1}")
+        seen.add(name)
+    return result

@@ -15,9 +15,8 @@ import numpy as np
 import pandas as pd
 
 from builder.site import plots
-from builder.site.analysis import TaskAnalysis
 from builder.site.models import Page
-from builder.site.paths import run_page, slugs, table_csv
+from builder.site.paths import SiteTask, run_page, slugs, table_csv
 from builder.site.tables import Cell, Table, number, numbers, signed_numbers
 
 if TYPE_CHECKING:
@@ -31,7 +30,7 @@ def significance_page_path(task: str) -> str:
     return f"{task}/significance.html"
 
 
-def top_group_marks(analysis: TaskAnalysis) -> dict[str, str] | None:
+def top_group_marks(analysis: SiteTask) -> dict[str, str] | None:
     """Run -> leaderboard marker on the official measure (None: no test of that measure)."""
     report = analysis.significance
     if report is None or analysis.spec.official_measure not in report.matrices:
@@ -40,7 +39,7 @@ def top_group_marks(analysis: TaskAnalysis) -> dict[str, str] | None:
     return {run: TOP_GROUP_MARK if run in group else "" for run in analysis.runs}
 
 
-def significance_page(analysis: TaskAnalysis) -> Page | None:
+def significance_page(analysis: SiteTask) -> Page | None:
     """Per measure: the heatmap of adjusted p-values, the top group; the discriminative power."""
     report = analysis.significance
     if report is None:
@@ -83,7 +82,7 @@ COMPARISON_COLUMNS = ["Run", "Mean difference", "95% CI", "Effect size", "p-valu
                       "Adjusted p-value"]
 
 
-def with_run_comparisons(analysis: TaskAnalysis, pages: list[Page]) -> list[Page]:
+def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
     """Give each run page (``context["run"]``) its comparisons, ``context["significance"]``,
     which the run templates render with ``run_significance.html``.
 
@@ -138,7 +137,7 @@ class RunComparisons:
         getattr(self, view).append(cells)
 
 
-def _comparison_rows(analysis: TaskAnalysis, report: SignificanceReport, measure: str,
+def _comparison_rows(analysis: SiteTask, report: SignificanceReport, measure: str,
                      runs: Collection[str]) -> dict[str, RunComparisons]:
     """Each run of ``runs`` -> its comparisons with every other run, as
     ``SignificanceReport.run_comparisons`` sees them (differences signed as this run minus the

@@ -9,22 +9,23 @@ import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
-from functools import cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from builder import __version__
+from builder.analysis import TaskAnalysis
 from builder.config import SiteSpec
 from builder.site import pages as site_pages
-from builder.site.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
 from builder.site.downloads import Download, listing, task_downloads, write_download
 from builder.site.manifest import input_files, manifest, write_manifest
 from builder.site.models import Page
 from builder.site.parallel import Job, run_jobs
+from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
-from builder.site.run_pages import run_pages, shared_by_run_pages
+from builder.site.run_pages import run_pages
 from builder.site.significance_pages import significance_page
 
 
@@ -39,7 +40,7 @@ def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
     staged = staging_folder(output)
     try:
         with _no_cycle_collection():
-            pages = _render(site, analyses, staged, when, processes)
+            pages = _render(site, [SiteTask.of(a) for a in analyses], staged, when, processes)
     except BaseException:
         discard(staged)
         raise
@@ -66,7 +67,7 @@ RUN_PAGES_PER_JOB = 16
 """Run pages are built in chunks of this many, so the two processes share them evenly."""
 
 
-def _render(site: SiteSpec, analyses: list[TaskAnalysis], out: Path, when: datetime,
+def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
             processes: int | None) -> int:
     context = {
         "campaign": site.campaign,
@@ -83,12 +84,13 @@ def _render(site: SiteSpec, analyses: list[TaskAnalysis], out: Path, when: datet
     return count
 
 
-def _jobs(site: SiteSpec, analyses: list[TaskAnalysis], files: dict[str, list[Download]], env,
+def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Download]], env,
           out: Path, context: dict[str, Any], when: datetime) -> list[list[Job]]:
     """Every file but the downloads page (it lists the downloads' sizes), each job writing its
-    own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks, which
-    need what a task's run pages share (computed once per process, by its first chunk there);
-    then the other pages, the downloads, the assets and the manifest."""
+    own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks (what a
+    task's run pages share, such as the ad hoc curves, is a lazy table of its evaluation, made
+    once per process by its first chunk there); then the other pages, the downloads, the
+    assets and the manifest."""
 
     def assets_and_manifest() -> int:
         copy_assets(out)
@@ -106,10 +108,9 @@ def _jobs(site: SiteSpec, analyses: list[TaskAnalysis], files: dict[str, list[Do
 
     run_page_jobs = []
     for analysis in analyses:
-        shared = cache(partial(shared_by_run_pages, analysis))
         for start in range(0, len(analysis.runs), RUN_PAGES_PER_JOB):
             chunk = range(start, min(start + RUN_PAGES_PER_JOB, len(analysis.runs)))
-            run_page_jobs.append(pages(partial(_run_pages, analysis, chunk, shared)))
+            run_page_jobs.append(pages(partial(run_pages, analysis, chunk)))
     # Roughly the costliest first, so that the last jobs, which may be left to one process
     # while the other has finished, are short.
     other_jobs = [download(file) for written in files.values() for file in written[:2]]
@@ -124,13 +125,9 @@ def _jobs(site: SiteSpec, analyses: list[TaskAnalysis], files: dict[str, list[Do
     return [run_page_jobs, other_jobs]
 
 
-def _run_pages(analysis: TaskAnalysis, chunk: range, shared: Callable[[], Any]) -> list[Page]:
-    return run_pages(analysis, chunk, shared())
-
-
-def _significance_pages(analysis: TaskAnalysis) -> list[Page]:
+def _significance_pages(analysis: SiteTask) -> list[Page]:
     return [page for page in [significance_page(analysis)] if page is not None]
 
 
-def _topic_pages(analysis: TaskAnalysis) -> list[Page]:
+def _topic_pages(analysis: SiteTask) -> list[Page]:
     return [site_pages.topic_index_page(analysis), *site_pages.topic_pages(analysis)]

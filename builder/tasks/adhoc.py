@@ -1,10 +1,12 @@
 """The ``adhoc`` task kind: TREC run files scored like trec_eval (``-q -c -M1000 -l1``).
 
 ``evaluate`` returns the long score table for every declared adhoc measure, per topic and
-under topic ``all``, plus two tables made when first read: ``extras["pr_points"]``, precision
+under topic ``all``, plus three tables made when first read: ``extras["pr_points"]``, precision
 and recall at every rank of every ranking (run, topic, rank, precision, recall, relevant), the
 points of seed 004's curves, and ``extras["relevant_points"]``, the same at the relevant
-documents only: the uninterpolated curve changes only there, so it is all a curve needs.
+documents only: the uninterpolated curve changes only there, so it is all a curve needs;
+``extras["uninterpolated_precision"]``, that curve (``builder.measures.adhoc_curves``), run x
+recall level 0, 0.01 .. 1.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from builder.formats.trec_qrels import read_trec_qrels
 from builder.formats.trec_run import read_trec_run
 from builder.measures import adhoc as measures
+from builder.measures.adhoc_curves import RECALL_AXIS, uninterpolated_precision
 from builder.measures.adhoc_interpolation import Interpolation
 from builder.measures.adhoc_ranking import judge_rankings
 from builder.measures.registry import Aggregation, measures_of
@@ -135,6 +138,9 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
     extras = LazyTables({
         "pr_points": lambda: _pr_points(judged, options, relevant_only=False),
         "relevant_points": lambda: _pr_points(judged, options, relevant_only=True),
+        "uninterpolated_precision": lambda: pd.DataFrame(
+            uninterpolated_precision(extras["relevant_points"], judged.runs, num_q),
+            index=list(judged.runs), columns=RECALL_AXIS),
     })
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 

@@ -10,10 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import analyse_significance
+from builder.analysis import analyse
 from builder.config import load_config
 from builder.pipeline import evaluate_task, read_task, validate_task
-from builder.site.analysis import analyse
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
 from builder.site.site import render_site
 from tests.site.site_checks import file_hashes
@@ -29,10 +28,7 @@ def demo_analyses():
     inputs = [read_task(task) for task in site.tasks]
     for task_inputs in inputs:
         validate_task(task_inputs)
-    analyses = [analyse(evaluate_task(task_inputs)) for task_inputs in inputs]
-    for analysis in analyses:
-        analysis.significance = analyse_significance(analysis)
-    return site, analyses
+    return site, [analyse(evaluate_task(task_inputs)) for task_inputs in inputs]
 
 
 def test_one_and_two_processes_render_the_same_bytes_and_count(demo_analyses, tmp_path):

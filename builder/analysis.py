@@ -1,8 +1,9 @@
 """The analyse stage: from a task's long score table to the wide views the pages read.
 
 Everything here is computed over all runs and topics at once: the summary per run, the
-per-topic values, and per topic the median and best over the task's runs (the reference
-lines of the TREC appendix pages).
+per-topic values, per topic the median and best over the task's runs (the reference lines of
+the TREC appendix pages), and the significance tests between every pair of runs. Nothing here
+knows about pages: where each view is drawn, and under which file name, is the site's affair.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import pandas as pd
 
 from builder.pipeline import TaskResult
 from builder.scores import SUMMARY_TOPIC, RunRead
-from builder.site.paths import slugs
 
 if TYPE_CHECKING:
     from builder.stats.significance import SignificanceReport
@@ -28,8 +28,7 @@ class TaskAnalysis:
     runs: accepted runs, best first by the official measure (ties by name).
     summary: run x measure, the ``all`` rows. per_topic: (run, topic) x measure.
     median, best: topic x measure over the runs (best = max, or min where lower is better).
-    run_slugs: file name of each run's pages; read_slugs: of each read's validation page (a
-    second file claiming a taken run name gets its own).
+    metadata: per run, its row of the run metadata; topic_text: per topic, its topic file row.
     extras: the kind's extra tables (``pr_points`` for ad hoc ...).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
     """
@@ -41,9 +40,6 @@ class TaskAnalysis:
     per_topic: pd.DataFrame
     median: pd.DataFrame
     best: pd.DataFrame
-    run_slugs: dict[str, str]
-    read_slugs: list[str]
-    topic_slugs: dict[str, str]
     metadata: dict[str, dict[str, str]]
     topic_text: dict[str, dict[str, str]]
     extras: Mapping[str, Any] = field(default_factory=dict)
@@ -78,7 +74,6 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     inputs = result.inputs
     spec = inputs.spec
     lower_is_better = {m.name for m in measures_of(spec.kind.family) if not m.higher_is_better}
-    all_runs = [read.name for read in inputs.reads]
     if result.evaluation is None or result.evaluation.scores.empty:
         scores = pd.DataFrame({"run": [], "topic": [], "measure": [], "value": []})
     else:
@@ -104,19 +99,26 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     metadata = {str(row["run"]): {k: str(v) for k, v in row.items()}
                 for row in inputs.metadata.to_dict("records")}
     topic_text = {str(row["topic"]): row for row in inputs.topics.to_dict("records")}
-    return TaskAnalysis(
+    analysis = TaskAnalysis(
         result=result, runs=runs, topics=topics, summary=summary, per_topic=per_topic,
-        median=median, best=best, run_slugs=(run_slugs := slugs(all_runs)),
-        read_slugs=_read_slugs(all_runs, run_slugs),
-        topic_slugs=slugs(topics), metadata=metadata, topic_text=topic_text,
+        median=median, best=best, metadata=metadata, topic_text=topic_text,
         extras=result.evaluation.extras if result.evaluation else {},
     )
+    analysis.significance = significance(analysis)
+    return analysis
 
 
-def _read_slugs(names: list[str], run_slugs: dict[str, str]) -> list[str]:
-    seen: set[str] = set()
-    result = []
-    for index, name in enumerate(names):
-        result.append(run_slugs[name] if name not in seen else f"{run_slugs[name]}-{index + 1}")
-        seen.add(name)
-    return result
+def significance(analysis: TaskAnalysis) -> SignificanceReport | None:
+    """Every pair of the task's runs, on the measures its ``significance`` section names, with
+    per-topic scores aligned over the task's topics (a missing topic scores 0).
+
+    None when the section disables the tests or fewer than two runs were evaluated."""
+    from builder.stats.per_topic import significance_of
+
+    spec = analysis.spec
+    evaluation = analysis.result.evaluation
+    if spec.significance is None or evaluation is None or len(analysis.runs) < 2:
+        return None
+    report, _ = significance_of(evaluation.scores, spec.kind.family, spec.significance_measures,
+                                spec.significance, runs=analysis.runs, topics=analysis.topics)
+    return report
