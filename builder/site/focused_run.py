@@ -17,6 +17,7 @@ import pandas as pd
 from builder.measures.focused import IP_NAMES, OFFICIAL_CUTOFFS, RECALL_POINTS
 from builder.measures.registry import get
 from builder.site import plots
+from builder.site.eprum_block import eprum_block, eprum_summary
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.tables import Cell, Table, key_value_table, number, signed, text
@@ -40,6 +41,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                   else pd.Series(dtype=float))
     declared = get(analysis.spec.kind.family, analysis.spec.official_measure)
     topic_measure = declared.per_topic or declared.name
+    eprum = eprum_summary(analysis.extras)
     pages = []
     for position in range(len(analysis.runs)) if positions is None else positions:
         run = analysis.runs[position]
@@ -56,6 +58,10 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                              curve, row, median, best),
             _per_topic_table(analysis, rows, topic_measure),
         ]
+        if eprum is not None and run in eprum.index:
+            table, figure = eprum_block(run, eprum, analysis.spec.options.eprum_model)
+            page.tables.append(table)
+            page.figures.append(figure)
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
         if curve:

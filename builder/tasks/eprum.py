@@ -128,6 +128,14 @@ def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: EprumOptions) -> Eva
     return Evaluation(scores[SCORE_COLUMNS].reset_index(drop=True), {"natural": natural})
 
 
+def summary_extra(qrels: InexQrels, runs: pd.DataFrame, model: str, theta: float) -> pd.DataFrame:
+    """``run, measure, value``: each run's means over topics of the levels and ``avgP``, for
+    the EPRUM block of another passage task's run pages (``eprum_model`` option)."""
+    scores = evaluate(qrels, runs, EprumOptions(model=model, theta=theta)).scores
+    summary = scores[scores["topic"] == SUMMARY_TOPIC]
+    return summary[["run", "measure", "value"]].reset_index(drop=True)
+
+
 def read_qrels(path: Path) -> InexQrels:
     return read_inex_qrels(path)
 

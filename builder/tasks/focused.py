@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
@@ -19,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from builder.findings import Finding
 from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
+from builder.measures.eprum_models import DEFAULT_THETA
 from builder.measures.focused import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.focused_scores import focused_score_table
 from builder.measures.passage_ranking import RankedPassages, rank_passages
@@ -35,6 +37,12 @@ class FocusedOptions(BaseModel):
 
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
+    eprum_model: Literal["classical", "tree", "distance"] | None = Field(
+        None, description="Also show EPRUM under this user model on the run pages (none: off)."
+    )
+    eprum_theta: float = Field(
+        DEFAULT_THETA, gt=0, description="The distance user model's theta per character (EPRUM)."
+    )
 
 
 def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) -> list[RunRead]:
@@ -96,7 +104,12 @@ def run_extras(ranked: RankedPassages) -> dict[str, pd.DataFrame]:
 
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
-    return Evaluation(focused_score_table(ranked, options.complete), run_extras(ranked))
+    extras = run_extras(ranked)
+    if options.eprum_model is not None:
+        from builder.tasks.eprum import summary_extra  # imports this module
+
+        extras["eprum"] = summary_extra(qrels, runs, options.eprum_model, options.eprum_theta)
+    return Evaluation(focused_score_table(ranked, options.complete), extras)
 
 
 def read_qrels(path: Path) -> InexQrels:

@@ -123,3 +123,27 @@ def test_ipcs_focused_example_builds_with_inex_evals_numbers(ipcs_site: Path, sh
     assert rejected[0][1].endswith("bert_inex_converted.run")
     topic = (ipcs_site / "focused" / "topics" / "2009001.html").read_text()
     assert "nobel prize" in topic
+
+
+def test_ipcs_run_page_shows_eprum_when_the_task_enables_it(ipcs_site: Path, shared_data, capsys):
+    """``eprum_model: tree`` in the example: the run page's EPRUM table holds the means that
+    ``appendix evaluate --task eprum --model tree`` prints for the run."""
+    page = next((ipcs_site / "focused" / "runs").glob("*.html")).read_text()
+    assert 'id="eprum-heading"' in page
+    assert 'id="figure-eprum"' in page
+    rows = {row[0]: row[1] for row in _table_rows(page, "eprum")}
+    assert list(rows) == [f"P[{i / 10:.2f}]" for i in range(11)] + ["avgP"]
+    folder = shared_data / "inex_ipcs"
+    capsys.readouterr()
+    assert main(["evaluate", "--task", "eprum", "--model", "tree", "--format", "tsv",
+                 str(folder / "INEX_Qrels.txt"), str(folder / "runs" / "bert_inex_converted.run")]) == 0
+    printed = {measure: float(value) for _, measure, topic, value in
+               (line.split("\t") for line in capsys.readouterr().out.splitlines())
+               if topic == SUMMARY_TOPIC}
+    for measure, shown in rows.items():
+        assert abs(float(shown) - printed[measure]) < 0.00005 + 1e-12
+
+
+def test_demo_run_pages_have_no_eprum_block_by_default(demo_site: Path):
+    page = next((demo_site / "focused" / "runs").glob("*.html")).read_text()
+    assert "eprum" not in page
