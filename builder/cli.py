@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "validate": "Check run files and print their findings.",
     "compare": "Significance tests between runs.",
     "build": "Build the campaign's static results site.",
+    "convert": "Convert an INEX run between FOL, element and INEX XML formats over an XML corpus.",
     "demo": "Write the deterministic demo campaign into a folder.",
     "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
 }
