@@ -89,9 +89,11 @@ def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray
 
 
 def hixeval_table(
-    ranked: RankedPassages, seen: np.ndarray, alpha: float, cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS
+    ranked: RankedPassages, seen: np.ndarray, alpha: float, cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS,
+    trel: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """HiXEval measures per (run, topic) group, one column per measure."""
+    """HiXEval measures per (run, topic) group, one column per measure; ``trel`` per topic code
+    (default: the highlighted characters across documents, inex_eval's recall base)."""
     lines = ranked.lines
     group = lines["group"]
     first = ranked.groups["first"].to_numpy()
@@ -101,7 +103,8 @@ def hixeval_table(
     size = lines["size"].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         gain = np.where(size > 0, rval / size, 0.0)
-    trel = ranked.total_rsize[lines["topic_code"]].astype(np.float64)
+    base = ranked.total_rsize if trel is None else trel
+    trel = np.asarray(base)[lines["topic_code"]].astype(np.float64)
     precision = _group_cumsum(gain, first, group) / rank
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(trel > 0, _group_cumsum(rval, first, group) / trel, 0.0)

@@ -1,0 +1,90 @@
+"""Benchmark: the XML element index of a generated Wikipedia-like corpus, and element results
+resolved over it.
+
+Generates ``--articles`` articles (default 50,000, about 310 MB), builds the index with every
+core, and prints the build's MB/s (per core too) and peak memory of the process tree; then
+resolves ``--results`` element results (default 1.5M, TREC-like element format, paths drawn
+from the index) and prints results per second. Targets: 20 MB/s or more per core for the
+index, 1M results per second or more for resolution.
+
+    python benchmarks/bench_xml_corpus.py [--articles 50000] [--results 1500000] [--dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import tempfile
+import time
+from pathlib import Path
+
+# isort: off
+import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+# isort: on
+import numpy as np
+
+from builder.demo.xml_articles import write_articles
+from builder.formats.element_resolve import resolve_element_run
+from builder.formats.element_run import read_element_run
+from builder.formats.xml_corpus import CorpusIndex, build_index
+
+
+def peak_mb() -> tuple[float, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return own, children
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--articles", type=int, default=50_000)
+    parser.add_argument("--results", type=int, default=1_500_000)
+    parser.add_argument("--dir", type=Path, help="work folder (default: a temporary one)")
+    args = parser.parse_args()
+    work = args.dir or Path(tempfile.mkdtemp(prefix="bench-xml-"))
+    corpus = work / "corpus"
+    if not corpus.is_dir():
+        start = time.perf_counter()
+        write_articles(corpus, args.articles)
+        print(f"generated {args.articles:,} articles in {time.perf_counter() - start:.1f} s")
+    size = sum(p.stat().st_size for p in corpus.iterdir())
+    cores = os.cpu_count() or 1
+    shutil.rmtree(work / "cache", ignore_errors=True)
+    start = time.perf_counter()
+    build_index(corpus, work / "cache" / "index", workers=cores)
+    seconds = time.perf_counter() - start
+    own, children = peak_mb()
+    print(f"index: {size / 1e6:,.0f} MB in {seconds:.1f} s = {size / 1e6 / seconds:.1f} MB/s "
+          f"({size / 1e6 / seconds / cores:.1f} MB/s per core, {cores} cores); peak RSS "
+          f"{own:.0f} MB (this process), {children:.0f} MB (largest worker)")
+
+    index = CorpusIndex(corpus, work / "cache" / "index")
+    nodes = index.nodes().to_pandas()
+    elements = nodes[~nodes["is_text"]]
+    rng = np.random.default_rng(7)
+    picks = elements.iloc[rng.integers(0, len(elements), size=args.results)]
+    topics = np.repeat(np.arange(1, args.results // 1500 + 2), 1500)[:args.results]
+    run = work / "elements.txt"
+    with run.open("w") as handle:
+        for topic, file, path, rank in zip(topics, picks["file"], picks["path"],
+                                           np.arange(args.results)):
+            handle.write(f"{topic} Q0 {file} {rank} 1 bench {path}\n")
+    start = time.perf_counter()
+    table, findings = read_element_run(run, label="elements.txt")
+    read_seconds = time.perf_counter() - start
+    start = time.perf_counter()
+    fol, unresolved = resolve_element_run(table, index, "elements.txt")
+    resolve_seconds = time.perf_counter() - start
+    assert not findings and not unresolved and len(fol) == args.results
+    own, _ = peak_mb()
+    print(f"results: read {args.results:,} in {read_seconds:.2f} s; resolved in "
+          f"{resolve_seconds:.2f} s = {args.results / resolve_seconds / 1e6:.2f} M results/s; "
+          f"peak RSS {own:.0f} MB")
+    if args.dir is None:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
