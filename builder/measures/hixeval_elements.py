@@ -17,7 +17,7 @@ keeps its passage approximation (the union of the text seen before) for them.
 Trel, the recall base, follows the paper's two rules: with alpha = 1 the highlighted
 characters across documents (inex_eval's recall base); with alpha < 1 the highlighted
 characters across all elements, each element counting the highlighted text it contains
-(``trel_across_elements``).
+(``trel_across_elements``, from element assessments read or derived from the passages).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.measures.passage_overlap import HighlightIndex
 from builder.measures.passage_ranking import RankedPassages
 
 
@@ -63,15 +62,9 @@ def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:
     return np.where(fully, rsize, partly.astype(np.int64))
 
 
-def trel_across_elements(elements: pd.DataFrame, highlights: HighlightIndex,
-                         topic_count: int) -> np.ndarray:
-    """Per topic code, the highlighted characters summed over every element of the judged
-    articles (the paper's Trel for alpha < 1).
-
-    ``elements``: one row per (topic_code, article, start, end) element of a judged article
-    (``article`` indexes the qrels' articles, as ``HighlightIndex`` groups them)."""
-    article = elements["article"].to_numpy(dtype=np.int64)
-    rsize = highlights.highlighted_overlap(article, elements["start"].to_numpy(np.int64),
-                                           elements["end"].to_numpy(np.int64))
-    return np.bincount(elements["topic_code"].to_numpy(np.int64), weights=rsize,
-                       minlength=topic_count)
+def trel_across_elements(assessments: pd.DataFrame, topics: list[str]) -> np.ndarray:
+    """Per topic (in ``topics`` order), the highlighted characters summed over every assessed
+    element (the paper's Trel for alpha < 1); ``assessments`` as
+    ``builder.formats.element_qrels`` reads or derives them."""
+    return (assessments.groupby("topic")["rsize"].sum()
+            .reindex(topics, fill_value=0).to_numpy(dtype=np.float64))

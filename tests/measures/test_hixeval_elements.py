@@ -9,13 +9,14 @@ from __future__ import annotations
 import io
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import read_inex_qrels
 from builder.measures import hixeval
 from builder.measures.hixeval_elements import element_seen_rsize, trel_across_elements
+from builder.formats.element_qrels import derive_element_assessments
+from builder.formats.xml_corpus import open_index
 from builder.measures.passage_ranking import highlight_index, rank_passages
 
 QRELS = "1 Q0 100 40 100 30 30:40\n"
@@ -23,8 +24,8 @@ RUN = ("1 Q0 100 1 4 r 40 60\n"   # p2
        "1 Q0 100 2 3 r 50 10\n"   # b
        "1 Q0 100 3 2 r 0 100\n"   # section
        "1 Q0 100 4 1 r 0 40\n")   # p1
-ELEMENTS = pd.DataFrame({"topic_code": 0, "article": 0, "start": [0, 0, 0, 40, 50],
-                         "end": [100, 100, 40, 100, 60]})  # article, section, p1, p2, b
+ARTICLE = ("<article><section><p>" + "a" * 40 + "</p><p>" + "b" * 10 + "<b>" + "c" * 10
+           + "</b>" + "d" * 40 + "</p></section></article>")
 SIZES = np.array([60, 10, 100, 40])
 
 
@@ -43,14 +44,32 @@ def test_not_fully_and_partly_seen(ranked):
     assert list(element_seen_rsize(ranking)) == [0, 10, 40, 10]
 
 
+@pytest.fixture(scope="module")
+def assessments(ranked, tmp_path_factory):
+    """Element relevance derived from the highlighted passage over the article's tree."""
+    folder = tmp_path_factory.mktemp("tree")
+    (folder / "corpus").mkdir()
+    (folder / "corpus" / "100.xml").write_text(ARTICLE)
+    index = open_index(folder / "corpus", cache_dir=folder / "cache", workers=1, progress=None)
+    return derive_element_assessments(ranked[0], index)
+
+
+def test_derived_element_relevance(assessments):
+    table = assessments.set_index("path")
+    assert table["size"].to_dict() == {
+        "/article[1]": 100, "/article[1]/section[1]": 100, "/article[1]/section[1]/p[1]": 40,
+        "/article[1]/section[1]/p[2]": 60, "/article[1]/section[1]/p[2]/b[1]": 10}
+    assert list(table["rsize"]) == [40, 40, 10, 30, 10]
+
+
 @pytest.mark.parametrize(("alpha", "rvals"), [(1.0, [30, 0, 0, 0]), (0.5, [30, 5, 20, 5]),
                                               (0.0, [30, 10, 40, 10])])
-def test_precision_and_recall_for_alpha(ranked, alpha, rvals):
+def test_precision_and_recall_for_alpha(ranked, assessments, alpha, rvals):
     qrels, ranking = ranked
     trel = None
     expected_trel = 40  # alpha = 1: highlighted characters across documents
     if alpha < 1:
-        trel = trel_across_elements(ELEMENTS, highlight_index(qrels), len(ranking.topics))
+        trel = trel_across_elements(assessments, ranking.topics)
         expected_trel = 40 + 40 + 10 + 30 + 10  # every element's highlighted characters
         assert list(trel) == [expected_trel]
     table = hixeval.hixeval_table(ranking, element_seen_rsize(ranking), alpha,
