@@ -11,12 +11,12 @@ import io
 import numpy as np
 import pytest
 
+from builder.formats.element_qrels import derive_element_assessments
 from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import read_inex_qrels
+from builder.formats.xml_corpus import open_index
 from builder.measures import hixeval
 from builder.measures.hixeval_elements import element_seen_rsize, trel_across_elements
-from builder.formats.element_qrels import derive_element_assessments
-from builder.formats.xml_corpus import open_index
 from builder.measures.passage_ranking import highlight_index, rank_passages
 
 QRELS = "1 Q0 100 40 100 30 30:40\n"
@@ -65,7 +65,7 @@ def test_derived_element_relevance(assessments):
 @pytest.mark.parametrize(("alpha", "rvals"), [(1.0, [30, 0, 0, 0]), (0.5, [30, 5, 20, 5]),
                                               (0.0, [30, 10, 40, 10])])
 def test_precision_and_recall_for_alpha(ranked, assessments, alpha, rvals):
-    qrels, ranking = ranked
+    _, ranking = ranked
     trel = None
     expected_trel = 40  # alpha = 1: highlighted characters across documents
     if alpha < 1:
