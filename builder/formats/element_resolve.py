@@ -17,38 +17,81 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from builder.findings import Finding
 from builder.formats.xml_corpus import CorpusIndex
 
-_STEP_WITHOUT_POSITION = r"/([^/\[\]]+)(?=/|$)"
-_CHARACTER_SUFFIX = r"^(?P<path>.*?)(?:\.(?P<chars>\d+))?$"
+_CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
 MAX_FINDINGS_PER_REASON = 20
 
 
 def normalise_paths(paths: pd.Series) -> pd.DataFrame:
-    """``path`` in INEX's full form and ``chars`` (the ``.N`` suffix, -1 when absent)."""
-    parts = paths.str.strip().str.extract(_CHARACTER_SUFFIX)
-    full = (parts["path"].str.rstrip("/")
-            .str.replace(_STEP_WITHOUT_POSITION, r"/\1[1]", regex=True))
-    chars = pd.to_numeric(parts["chars"], errors="coerce").fillna(-1).astype(np.int64)
-    return pd.DataFrame({"path": full, "chars": chars.to_numpy()}, index=paths.index)
+    """``path`` in INEX's full form and ``chars`` (the ``.N`` suffix after a step, -1 when
+    absent). Arrow's string kernels, one pass over all results: a step without a position
+    gets ``[1]``, found by splitting paths into steps (RE2 has no look-ahead)."""
+    text = pc.utf8_trim_whitespace(pa.array(paths.to_numpy(dtype=object), pa.string()))
+    parts = pc.extract_regex(text, _CHARACTER_SUFFIX)
+    suffixed = pc.not_equal(pc.struct_field(parts, "chars"), "")
+    bare = pc.if_else(suffixed, pc.struct_field(parts, "path"), pc.struct_field(parts, "plain"))
+    bare = pc.utf8_rtrim(bare, "/")
+    steps = pc.split_pattern(bare, "/")
+    flat = pc.list_flatten(steps)
+    needs = pc.and_(pc.not_equal(flat, ""), pc.invert(pc.ends_with(flat, "]")))
+    flat = pc.if_else(needs, pc.binary_join_element_wise(flat, "[1]", ""), flat)
+    full = pc.binary_join(pa.ListArray.from_arrays(steps.offsets, flat), "/")
+    chars = pc.if_else(suffixed, pc.cast(pc.if_else(suffixed, pc.struct_field(parts, "chars"),
+                                                    "0"), pa.int64()), -1)
+    return pd.DataFrame({"path": full.to_numpy(zero_copy_only=False),
+                         "chars": chars.to_numpy()}, index=paths.index)
 
 
-def _lookup(points: pd.DataFrame, nodes: pd.DataFrame) -> pd.DataFrame:
-    """``start``/``end`` of each (file, path) point, NaN when the article has no such node."""
-    return points.merge(nodes, on=["file", "path"], how="left")
+class NodeLookup:
+    """The index rows of some articles, keyed for lookups by integer codes: a (file, path)
+    point is found by dictionary codes of its file and path (Arrow's hash kernels) and one
+    ``searchsorted`` over the sorted keys, rather than by a join on two string columns."""
+
+    def __init__(self, nodes: pa.Table) -> None:
+        nodes = nodes.combine_chunks()
+        files = pc.dictionary_encode(nodes.column("file")).combine_chunks()
+        paths = pc.dictionary_encode(nodes.column("path")).combine_chunks()
+        self.files, self.paths = files.dictionary, paths.dictionary
+        keys = (files.indices.to_numpy().astype(np.int64) * len(self.paths)
+                + paths.indices.to_numpy().astype(np.int64))
+        # Stable: where a file id stands twice in the corpus, its first node wins.
+        order = np.argsort(keys, kind="stable")
+        self.keys = keys[order]
+        self.start = nodes.column("start").to_numpy()[order]
+        self.end = nodes.column("end").to_numpy()[order]
+
+    def find(self, files: np.ndarray, paths: np.ndarray) -> pd.DataFrame:
+        """``start``/``end`` of each point, NaN where the article has no such node."""
+        file_code = pc.index_in(pa.array(files, pa.string()), value_set=self.files)
+        path_code = pc.index_in(pa.array(paths, pa.string()), value_set=self.paths)
+        known = pc.and_(pc.is_valid(file_code), pc.is_valid(path_code)).to_numpy(
+            zero_copy_only=False)
+        key = (pc.fill_null(file_code, 0).to_numpy().astype(np.int64) * len(self.paths)
+               + pc.fill_null(path_code, 0).to_numpy().astype(np.int64))
+        at = np.minimum(np.searchsorted(self.keys, key), max(len(self.keys) - 1, 0))
+        found = known & (len(self.keys) > 0)
+        if len(self.keys):
+            found &= self.keys[at] == key
+        start = np.where(found, self.start[at] if len(self.keys) else 0, np.nan)
+        end = np.where(found, self.end[at] if len(self.keys) else 0, np.nan)
+        return pd.DataFrame({"start": start, "end": end})
 
 
-def _why_unresolved(rows: pd.DataFrame, nodes: pd.DataFrame, known: set[str]) -> pd.Series:
-    """A reason per unresolved row: missing file, position out of range, or unknown node."""
-    first = rows["path"].str.replace(r"\[\d+\]$", "[1]", regex=True)
-    has_first = pd.MultiIndex.from_arrays([rows["file"], first]).isin(
-        pd.MultiIndex.from_arrays([nodes["file"], nodes["path"]]))
+def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeLookup,
+                    index: CorpusIndex) -> np.ndarray:
+    """A reason per unresolved point: missing file, position out of range, or unknown node."""
+    first = pd.Series(paths).str.replace(r"\[\d+\]$", "[1]", regex=True).to_numpy()
+    has_first = ~np.isnan(nodes.find(files, first)["start"].to_numpy())
     reason = np.where(has_first, "position out of range in file ", "no such element in file ")
-    reason = pd.Series(reason, index=rows.index) + rows["file"] + ": " + rows["path"]
-    missing = ~rows["file"].isin(known)
-    return reason.where(~missing, "file " + rows["file"] + " is not in the corpus")
+    reason = reason.astype(object) + files + ": " + paths
+    known = pc.is_in(pa.array(files, pa.string()), index.articles().column("file"))
+    return np.where(known.to_numpy(zero_copy_only=False), reason,
+                    "file " + files + " is not in the corpus")
 
 
 def _capped(label: str, lines: np.ndarray, messages: list[str]) -> list[Finding]:
@@ -64,14 +107,18 @@ def _capped(label: str, lines: np.ndarray, messages: list[str]) -> list[Finding]
 def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                         ) -> tuple[pd.DataFrame, list[Finding]]:
     """The FOL table of an element run and the findings of what did not resolve."""
-    nodes = (index.nodes(table["file"].unique()).to_pandas()
-             .drop_duplicates(["file", "path"]))
-    known = set(index.articles().column("file").to_pylist())
+    nodes = NodeLookup(index.nodes(table["file"].unique(), ["file", "path", "start", "end"]))
     start = normalise_paths(table["path"])
     end = normalise_paths(table["end_path"].where(table["end_path"] != "", table["path"]))
+    # (an element's end point is the element itself)
     is_fol = (table["offset"] >= 0).to_numpy()
-    first = _lookup(pd.DataFrame({"file": table["file"].to_numpy(), "path": start["path"]}), nodes)
-    last = _lookup(pd.DataFrame({"file": table["file"].to_numpy(), "path": end["path"]}), nodes)
+    files = table["file"].to_numpy(dtype=object)
+    first = nodes.find(files, start["path"].to_numpy())
+    passages = (table["end_path"] != "").to_numpy()
+    last = first.copy()
+    if passages.any():
+        ends = nodes.find(files[passages], end["path"].to_numpy()[passages])
+        last.loc[passages, ["start", "end"]] = ends.to_numpy()
     begin = np.where(start["chars"] >= 0, first["start"] + start["chars"], first["start"])
     finish = np.where(end["chars"] >= 0, last["start"] + end["chars"], last["end"])
     begin = np.where(is_fol, table["offset"], begin)
@@ -85,9 +132,8 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                                        (end, last, "end point: ", has_end)):
         failed = np.isnan(lookup["start"].to_numpy(dtype=float)) & rows
         if failed.any():
-            rows = pd.DataFrame({"file": table["file"].to_numpy()[failed],
-                                 "path": points["path"].to_numpy()[failed]})
-            reasons = _why_unresolved(rows, nodes, known).to_numpy()
+            reasons = _why_unresolved(files[failed], points["path"].to_numpy()[failed], nodes,
+                                      index)
             lines = table["line"].to_numpy()[failed]
             findings += _capped(label, lines, [f"{part}{reason}" for reason in reasons])
     backwards = resolved & ~inside

@@ -206,13 +206,14 @@ class CorpusIndex:
     source: Path
     folder: Path
 
-    def nodes(self, files: Iterable[str] | None = None) -> pa.Table:
+    def nodes(self, files: Iterable[str] | None = None,
+              columns: list[str] | None = None) -> pa.Table:
         """The index rows of ``files`` (every row when None)."""
         dataset = ds.dataset(self.folder / "nodes.parquet", format="parquet")
         if files is None:
-            return dataset.to_table()
+            return dataset.to_table(columns=columns)
         wanted = pa.array(sorted(set(files)), pa.string())
-        return dataset.to_table(filter=ds.field("file").isin(wanted))
+        return dataset.to_table(columns=columns, filter=ds.field("file").isin(wanted))
 
     def articles(self) -> pa.Table:
         return pq.read_table(self.folder / "articles.parquet")
