@@ -62,6 +62,8 @@ class TaskConfig(_Strict):
     runs: str = Field(description="a folder of run files, or a glob pattern")
     topics: str | None = None
     run_metadata: str | None = None
+    corpus: str | None = Field(None, description="the XML corpus (a folder, tar or zip of "
+                               "articles) over which element runs are resolved (INEX tasks)")
     description: str = ""
     official_measure: str | None = None
     measures: list[str] | None = None
@@ -174,9 +176,11 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
             problems.append(f"{key}.kind: {exc.args[0]}")
         except ImportError as exc:
             problems.append(f"{key}.kind: task kind {task['kind']!r} is not available: {exc}")
+    corpus = _corpus(key, task.get("corpus"), base, kind, problems)
     if kind is not None:
         try:
-            options = kind.options_model.model_validate(task.get("options") or {})
+            options = kind.options_model.model_validate(
+                {**(task.get("options") or {}), **({"corpus": corpus} if corpus else {})})
         except ValidationError as exc:
             problems += [_pydantic_problem(f"{key}.options", e) for e in exc.errors()]
         _check_measures(key, task, kind, problems)
@@ -193,6 +197,19 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         significance=tests.settings() if tests.enabled else None,
         significance_measures=tuple(dict.fromkeys([official, *(tests.measures or [])])),
     )
+
+
+def _corpus(key: str, value: Any, base: Path, kind: TaskKind | None,
+            problems: list[str]) -> Path | None:
+    """The task's XML corpus, relative to the config's folder; only INEX tasks read one."""
+    if value is None:
+        return None
+    path = (base / str(value)).resolve()
+    if kind is not None and "corpus" not in kind.options_model.model_fields:
+        problems.append(f"{key}.corpus: a {kind.name} task reads no XML corpus")
+    elif not path.exists():
+        problems.append(f"{key}.corpus: not found: {value}")
+    return path
 
 
 def _significance(key: str, campaign: dict[str, Any], task: Any, kind: TaskKind | None,

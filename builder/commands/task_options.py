@@ -23,6 +23,7 @@ FLAG_OPTIONS = {
     "complete": "complete",
     "interpolation": "interpolation",
     "model": "model",
+    "corpus": "corpus",
 }
 """argparse destination -> options model field, applied only where the model has the field."""
 
@@ -59,6 +60,9 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
         choices=["classical", "tree", "distance"],
         help="EPRUM user model (--task eprum; default tree)",
     )
+    parser.add_argument(
+        "--corpus", type=Path, metavar="DIR",
+        help="XML corpus (folder, tar or zip of articles) for element runs of the INEX tasks")
     parser.add_argument(
         "-o",
         "--option",

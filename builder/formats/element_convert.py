@@ -14,40 +14,8 @@ import pandas as pd
 from lxml import etree
 
 from builder.findings import Finding
-from builder.formats.element_resolve import normalise_paths, resolve_element_run
-from builder.formats.element_run import looks_like_xml, read_element_run
-from builder.formats.fol_run import read_fol_run
+from builder.formats.passage_run import PassageRunReader
 from builder.formats.xml_corpus import CorpusIndex
-
-FOL_FIELDS = 8
-
-
-def _is_fol(path: Path) -> bool:
-    with path.open(encoding="utf-8", errors="replace") as handle:
-        head = handle.read(4096)
-    if looks_like_xml(head):
-        return False
-    first = next((line for line in head.splitlines() if line.strip()), "")
-    return len(first.split()) == FOL_FIELDS
-
-
-def read_any_run(path: Path, index: CorpusIndex) -> tuple[pd.DataFrame | None, list[Finding]]:
-    """A FOL table (with ``path``: the element path, empty where the result is a passage)."""
-    label = str(path)
-    if _is_fol(path):
-        table, findings = read_fol_run(path, label=label)
-        if table is not None:
-            table = table.assign(path="")
-        return table, findings
-    elements, findings = read_element_run(path, label=label)
-    if elements is None:
-        return None, findings
-    fol, resolved = resolve_element_run(elements, index, label)
-    is_element = ((elements["end_path"] == "") & (elements["offset"] < 0)).to_numpy()
-    paths = normalise_paths(elements["path"])["path"].where(is_element, "")
-    kept = elements["line"].isin(fol["line"]).to_numpy()
-    fol["path"] = paths.to_numpy()[kept]
-    return fol, findings + resolved
 
 
 def _deepest_elements(fol: pd.DataFrame, index: CorpusIndex) -> pd.Series:
@@ -103,7 +71,7 @@ def write_inex_xml(fol: pd.DataFrame) -> str:
 
 def convert_run(path: Path, index: CorpusIndex, to: str) -> tuple[str | None, list[Finding]]:
     """The run of ``path`` written in format ``to``, and the findings on the way."""
-    fol, findings = read_any_run(Path(path), index)
+    fol, findings = PassageRunReader(None, index=index).read(Path(path))
     if fol is None:
         return None, findings
     if to == "fol":

@@ -11,7 +11,7 @@ Fig. 1; written by the X-RAI assessment tool)::
 
 A file or a folder of such files (one topic each). Numbers may carry thousands separators.
 Element relevance can also be derived from highlighted passages over an XML corpus
-(``derive_element_assessments``: rsize is the highlighted text inside each element).
+(``builder.measures.hixeval_elements.derive_element_assessments``).
 """
 
 from __future__ import annotations
@@ -23,10 +23,7 @@ import pandas as pd
 from lxml import etree
 
 from builder.findings import Finding
-from builder.formats.inex_qrels import InexQrels
-from builder.formats.xml_corpus import CorpusIndex
 from builder.formats.xml_corpus import file_id as article_id
-from builder.measures.passage_ranking import highlight_index
 
 COLUMNS = ["topic", "file", "path", "exhaustivity", "size", "rsize"]
 
@@ -74,19 +71,3 @@ def read_element_assessments(source: Path) -> tuple[pd.DataFrame | None, list[Fi
         return None, findings
     table = pd.DataFrame(rows, columns=COLUMNS).astype({"size": np.int64, "rsize": np.int64})
     return table, findings
-
-
-def derive_element_assessments(qrels: InexQrels, index: CorpusIndex) -> pd.DataFrame:
-    """Every element of every judged article with the highlighted characters inside it."""
-    articles = qrels.articles
-    nodes = index.nodes(articles["file"].unique()).to_pandas()
-    nodes = nodes[~nodes["is_text"]]
-    judged = articles[["topic", "file"]].assign(article=np.arange(len(articles)))
-    elements = judged.merge(nodes, on="file")
-    rsize = highlight_index(qrels).highlighted_overlap(
-        elements["article"].to_numpy(np.int64), elements["start"].to_numpy(np.int64),
-        elements["end"].to_numpy(np.int64))
-    return pd.DataFrame({"topic": elements["topic"].to_numpy(), "file": elements["file"].to_numpy(),
-                         "path": elements["path"].to_numpy(), "exhaustivity": "",
-                         "size": (elements["end"] - elements["start"]).to_numpy(np.int64),
-                         "rsize": rsize})

@@ -92,7 +92,7 @@ def hixeval_table(
     ranked: RankedPassages, seen: np.ndarray, alpha: float, cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS,
     trel: np.ndarray | None = None,
 ) -> pd.DataFrame:
-    """HiXEval measures per (run, topic) group, one column per measure; ``trel`` per topic code
+    """HiXEval measures per (run, topic) group, one column per measure; ``trel`` per line
     (default: the highlighted characters across documents, inex_eval's recall base)."""
     lines = ranked.lines
     group = lines["group"]
@@ -103,8 +103,9 @@ def hixeval_table(
     size = lines["size"].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         gain = np.where(size > 0, rval / size, 0.0)
-    base = ranked.total_rsize if trel is None else trel
-    trel = np.asarray(base)[lines["topic_code"]].astype(np.float64)
+    if trel is None:
+        trel = ranked.total_rsize[lines["topic_code"]]
+    trel = np.asarray(trel, dtype=np.float64)
     precision = _group_cumsum(gain, first, group) / rank
     with np.errstate(divide="ignore", invalid="ignore"):
         recall = np.where(trel > 0, _group_cumsum(rval, first, group) / trel, 0.0)

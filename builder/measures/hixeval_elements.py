@@ -25,7 +25,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.measures.passage_ranking import RankedPassages
+from builder.formats.inex_qrels import InexQrels
+from builder.formats.xml_corpus import CorpusIndex
+from builder.measures.passage_ranking import RankedPassages, highlight_index
 
 
 def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:
@@ -68,3 +70,20 @@ def trel_across_elements(assessments: pd.DataFrame, topics: list[str]) -> np.nda
     ``builder.formats.element_qrels`` reads or derives them."""
     return (assessments.groupby("topic")["rsize"].sum()
             .reindex(topics, fill_value=0).to_numpy(dtype=np.float64))
+
+
+def derive_element_assessments(qrels: InexQrels, index: CorpusIndex) -> pd.DataFrame:
+    """Every element of every judged article with the highlighted characters inside it
+    (rsize), as ``builder.formats.element_qrels`` reads them from assessment files."""
+    articles = qrels.articles
+    nodes = index.nodes(articles["file"].unique()).to_pandas()
+    nodes = nodes[~nodes["is_text"]]
+    judged = articles[["topic", "file"]].assign(article=np.arange(len(articles)))
+    elements = judged.merge(nodes, on="file")
+    rsize = highlight_index(qrels).highlighted_overlap(
+        elements["article"].to_numpy(np.int64), elements["start"].to_numpy(np.int64),
+        elements["end"].to_numpy(np.int64))
+    return pd.DataFrame({"topic": elements["topic"].to_numpy(), "file": elements["file"].to_numpy(),
+                         "path": elements["path"].to_numpy(), "exhaustivity": "",
+                         "size": (elements["end"] - elements["start"]).to_numpy(np.int64),
+                         "rsize": rsize})

@@ -35,7 +35,8 @@ class RankedPassages:
 
     lines: columns ``run_code``, ``topic_code``, ``group`` (dense (run, topic) index), ``line``,
     ``article`` (index into ``qrels.articles`` or -1), ``start``, ``end``, ``size``, ``rsize``,
-    ``new_article``, ``relevant_article`` (new and relevant), ``file_code``, ``epoch``.
+    ``new_article``, ``relevant_article`` (new and relevant), ``file_code``, ``epoch``,
+    ``element`` (an element result of an element run, not a passage).
     groups: one row per (run, topic) with results: ``run``, ``topic``, ``run_code``,
     ``topic_code``, ``first`` and ``stop`` (row range in ``lines``).
     runs / topics: the names behind the codes; topics are every qrels topic, sorted as strings.
@@ -75,6 +76,10 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
     run_code, topic_code, line = run_code[order], topic_code[order], line[order]
     file_code, epoch, article = file_code[order], epoch[order], article[order]
     start, length = offset[order], length[order]
+    # Element results (resolved element runs) are told apart for HiXEval's element tree.
+    has_path = "path" in runs.columns
+    element = (runs["path"].to_numpy(dtype=object)[keep][order] != "") if has_path else \
+        np.zeros(len(order), dtype=bool)
 
     unknown = start == UNKNOWN_OFFSET
     size = np.where(unknown, UNKNOWN_PASSAGE_SIZE, length)
@@ -117,6 +122,7 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
         "rsize": rsize,
         "new_article": new_article,
         "relevant_article": new_article & relevant,
+        "element": element,
     }
     return RankedPassages(lines, groups, run_names, topics, total_rsize.astype(np.int64), total_relevant)
 

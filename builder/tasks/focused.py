@@ -18,8 +18,8 @@ import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
 from builder.findings import Finding
-from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
+from builder.formats.passage_run import PassageRunReader
 from builder.measures.eprum_models import DEFAULT_THETA
 from builder.measures.focused import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.focused_scores import focused_score_table
@@ -28,6 +28,9 @@ from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.naming import name_runs
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
+
+CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of articles named "
+                     "by file id) over which element runs are resolved.")
 
 
 class FocusedOptions(BaseModel):
@@ -43,11 +46,14 @@ class FocusedOptions(BaseModel):
     eprum_theta: float = Field(
         DEFAULT_THETA, gt=0, description="The distance user model's theta per character (EPRUM)."
     )
+    corpus: Path | None = CORPUS_FIELD
 
 
 def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) -> list[RunRead]:
-    """Read FOL runs, named by ``name_runs``; each table gets a ``run`` column."""
-    files = [read_fol_run(path) for path in paths]
+    """Read FOL or element runs (element ones resolved over the ``corpus`` option), named by
+    ``name_runs``; each table gets a ``run`` column."""
+    reader = PassageRunReader(getattr(options, "corpus", None))
+    files = [reader.read(path) for path in paths]
     names = name_runs(paths, [table for table, _ in files])
     reads = []
     for path, (table, findings), (name, naming) in zip(paths, files, names):

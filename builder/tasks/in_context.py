@@ -31,7 +31,7 @@ from builder.measures.in_context import (
 )
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.focused import read_run_files
+from builder.tasks.focused import CORPUS_FIELD, read_run_files
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
 
@@ -47,6 +47,7 @@ class InContextOptions(BaseModel):
         "inex_eval",
         description="gP[r] of a topic with n < r articles: gP[n] (inex_eval) or sum / r (eq. 11)",
     )
+    corpus: Path | None = CORPUS_FIELD
 
 
 class RelevantInContextOptions(InContextOptions):

@@ -6,6 +6,8 @@ thorough family (``builder.measures.thorough``). Extras as the focused task.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -15,7 +17,13 @@ from builder.measures.passage_ranking import rank_passages
 from builder.measures.thorough import FAMILY, thorough_score_table
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.focused import read_qrels, read_run_files, run_extras, validate_runs_with
+from builder.tasks.focused import (
+    CORPUS_FIELD,
+    read_qrels,
+    read_run_files,
+    run_extras,
+    validate_runs_with,
+)
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
@@ -27,6 +35,7 @@ class ThoroughOptions(BaseModel):
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
     alpha: float = Field(1.0, ge=0.0, le=1.0, description="HiXEval overlap weight: 1 overlap=on, 0 off.")
+    corpus: Path | None = CORPUS_FIELD
 
 
 def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptions) -> list[RunRead]:
@@ -35,7 +44,7 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
-    scores = thorough_score_table(ranked, qrels, options.complete, options.alpha)
+    scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus)
     return Evaluation(scores, run_extras(ranked))
 
 

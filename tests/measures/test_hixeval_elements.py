@@ -11,12 +11,15 @@ import io
 import numpy as np
 import pytest
 
-from builder.formats.element_qrels import derive_element_assessments
 from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import read_inex_qrels
 from builder.formats.xml_corpus import open_index
 from builder.measures import hixeval
-from builder.measures.hixeval_elements import element_seen_rsize, trel_across_elements
+from builder.measures.hixeval_elements import (
+    derive_element_assessments,
+    element_seen_rsize,
+    trel_across_elements,
+)
 from builder.measures.passage_ranking import highlight_index, rank_passages
 
 QRELS = "1 Q0 100 40 100 30 30:40\n"
@@ -69,9 +72,10 @@ def test_precision_and_recall_for_alpha(ranked, assessments, alpha, rvals):
     trel = None
     expected_trel = 40  # alpha = 1: highlighted characters across documents
     if alpha < 1:
-        trel = trel_across_elements(assessments, ranking.topics)
+        per_topic = trel_across_elements(assessments, ranking.topics)
         expected_trel = 40 + 40 + 10 + 30 + 10  # every element's highlighted characters
-        assert list(trel) == [expected_trel]
+        assert list(per_topic) == [expected_trel]
+        trel = per_topic[ranking.lines["topic_code"]]
     table = hixeval.hixeval_table(ranking, element_seen_rsize(ranking), alpha,
                                   cutoffs=(1, 2, 3, 4), trel=trel)
     gains = np.array(rvals) / SIZES

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from builder.cli import main
 from builder.demo.xml_articles import write_articles
 from builder.formats.element_convert import write_fol
 from builder.formats.element_resolve import resolve_element_run
@@ -129,3 +130,32 @@ def test_an_element_and_its_ancestor_overlap_in_a_focused_run(campaign, tmp_path
     errors = [p for p in problems if p.severity == "error"]
     assert [p.line for p in errors] == [2] and "overlap" in errors[0].message
     assert "line 1" in errors[0].message
+
+
+def _evaluate_tsv(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["evaluate", *args, "--format", "tsv"])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+@pytest.mark.parametrize("task", ["focused", "thorough", "relevant-in-context"])
+def test_evaluate_with_corpus_equals_evaluate_on_the_conversion(campaign, capsys, monkeypatch,
+                                                               task):
+    root, index = campaign
+    monkeypatch.setenv("XDG_CACHE_HOME", str(root / "xdg"))
+    run = root / "focused.txt"
+    converted = root / f"cli-{task}.fol"
+    converted.write_text(write_fol(resolve_element_run(read_element_run(run)[0], index, "r")[0]))
+    code, elements, err = _evaluate_tsv(capsys, "--task", task, "--corpus",
+                                        str(root / "corpus"), str(root / "qrels.txt"), str(run))
+    assert code == 0 and "Traceback" not in err
+    code, fol, _ = _evaluate_tsv(capsys, "--task", task, str(root / "qrels.txt"), str(converted))
+    assert code == 0 and elements == fol and len(elements.splitlines()) > 100
+
+
+def test_an_element_run_without_its_corpus_is_rejected_with_a_reason(campaign, capsys):
+    root, _ = campaign
+    code, out, err = _evaluate_tsv(capsys, "--task", "focused", str(root / "qrels.txt"),
+                                   str(root / "focused.txt"))
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert "its XML corpus is needed" in err and "focused.txt" in err

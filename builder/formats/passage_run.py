@@ -1,0 +1,72 @@
+"""INEX runs of any result form, read into the FOL run table the INEX tasks evaluate.
+
+A run is a FOL run (eight fields a line), a TREC-like element run (seven) or an INEX XML
+submission (``builder.formats.element_run``); element results are resolved over the task's XML
+corpus (``builder.formats.element_resolve``) and keep their element path in ``path`` (empty
+for passages), which the run pages show. Character ranges are the common currency: after this
+reader, element runs go through the focused, thorough and in-context evaluation unchanged.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from builder.findings import Finding
+from builder.formats.element_resolve import normalise_paths, resolve_element_run
+from builder.formats.element_run import looks_like_xml, read_element_run
+from builder.formats.fol_run import read_fol_run
+from builder.formats.xml_corpus import CorpusError, CorpusIndex, open_index
+
+FOL_FIELDS = 8
+
+
+def is_fol_run(path: Path) -> bool:
+    """True for a FOL run: not XML, and eight fields on its first non-blank line."""
+    with Path(path).open(encoding="utf-8", errors="replace") as handle:
+        head = handle.read(4096)
+    if looks_like_xml(head):
+        return False
+    first = next((line for line in head.splitlines() if line.strip()), "")
+    return len(first.split()) == FOL_FIELDS
+
+
+class PassageRunReader:
+    """Reads the runs of one task; the corpus index is opened at the first element run."""
+
+    def __init__(self, corpus: Path | None, cache: Path | None = None,
+                 index: CorpusIndex | None = None) -> None:
+        self.corpus = corpus if index is None else index.source
+        self.cache = cache
+        self._index = index
+
+    def index(self) -> CorpusIndex:
+        if self._index is None:
+            assert self.corpus is not None
+            self._index = open_index(self.corpus, cache_dir=self.cache)
+        return self._index
+
+    def read(self, path: Path, label: str | None = None
+             ) -> tuple[pd.DataFrame | None, list[Finding]]:
+        label = label or str(path)
+        if is_fol_run(path):
+            table, findings = read_fol_run(path, label=label)
+            return (None if table is None else table.assign(path="")), findings
+        if self.corpus is None:
+            return None, [Finding(label, None, "error",
+                                  "an element run (XML paths): its XML corpus is needed to "
+                                  "evaluate it (--corpus DIR, or corpus: in the task)")]
+        elements, findings = read_element_run(path, label=label)
+        if elements is None:
+            return None, findings
+        try:
+            index = self.index()
+        except CorpusError as error:
+            return None, findings + [Finding(label, None, "error", str(error))]
+        fol, unresolved = resolve_element_run(elements, index, label)
+        is_element = ((elements["end_path"] == "") & (elements["offset"] < 0)).to_numpy()
+        paths = normalise_paths(elements["path"])["path"].where(is_element, "")
+        kept = elements["line"].isin(fol["line"]).to_numpy()
+        fol["path"] = paths.to_numpy()[kept]
+        return fol, findings + unresolved
