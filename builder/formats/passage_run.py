@@ -70,3 +70,23 @@ class PassageRunReader:
         kept = elements["line"].isin(fol["line"]).to_numpy()
         fol["path"] = paths.to_numpy()[kept]
         return fol, findings + unresolved
+
+
+def element_kinds(runs: pd.DataFrame) -> pd.DataFrame:
+    """What element runs return: per run and element name (the last step of the path, as
+    ``p`` or ``section``), the number of results and the most returned path of that kind with
+    positions left out (``/article/body/section/p``). Empty without element results."""
+    if "path" not in runs.columns:
+        return pd.DataFrame(columns=["run", "element", "results", "example"])
+    elements = runs.loc[runs["path"] != "", ["run", "path"]]
+    shape = elements["path"].str.replace(r"\[\d+\]", "", regex=True)
+    table = pd.DataFrame({"run": elements["run"].astype(str).to_numpy(),
+                          "element": shape.str.rsplit("/", n=1).str[-1].to_numpy(),
+                          "shape": shape.to_numpy()})
+    counts = table.groupby(["run", "element"]).size().rename("results")
+    example = (table.groupby(["run", "element", "shape"]).size().rename("n").reset_index()
+               .sort_values(["run", "element", "n", "shape"], ascending=[True, True, False, True])
+               .drop_duplicates(["run", "element"]).set_index(["run", "element"])["shape"])
+    return (pd.concat([counts, example.rename("example")], axis=1).reset_index()
+            .sort_values(["run", "results", "element"], ascending=[True, False, True],
+                         ignore_index=True))

@@ -151,11 +151,22 @@ Progress = Callable[[int, int, float], None]
 """Called after each chunk with (articles indexed, bytes read, seconds so far)."""
 
 
-def stderr_progress(articles: int, size: int, seconds: float) -> None:
-    rate = size / 1e6 / seconds if seconds > 0 else 0.0
-    end = "\r" if sys.stderr.isatty() else "\n"
-    print(f"indexing the corpus: {articles:,} articles, {size / 1e6:,.1f} MB, "
-          f"{rate:,.1f} MB/s", end=end, file=sys.stderr, flush=True)
+class StderrProgress:
+    """A progress line on standard error, at most every ``every`` seconds (so a small corpus
+    indexes silently and a large one reports as it goes)."""
+
+    def __init__(self, every: float = 2.0) -> None:
+        self.every = every
+        self.shown = 0.0
+
+    def __call__(self, articles: int, size: int, seconds: float) -> None:
+        if seconds - self.shown < self.every:
+            return
+        self.shown = seconds
+        rate = size / 1e6 / seconds if seconds > 0 else 0.0
+        end = "\r" if sys.stderr.isatty() else "\n"
+        print(f"indexing the corpus: {articles:,} articles, {size / 1e6:,.1f} MB, "
+              f"{rate:,.1f} MB/s", end=end, file=sys.stderr, flush=True)
 
 
 def build_index(source: Path, target: Path, workers: int | None = None,
@@ -220,14 +231,12 @@ class CorpusIndex:
 
 
 def open_index(source: Path, cache_dir: Path | None = None, workers: int | None = None,
-               progress: Progress | None = stderr_progress) -> CorpusIndex:
+               progress: Progress | None = None) -> CorpusIndex:
     """The index of ``source``, built first when the cache has none for its current state."""
     source = Path(source)
     if not source.exists():
         raise CorpusError(f"{source}: no such corpus (a folder, tar or zip of XML articles)")
     folder = (cache_dir or default_cache_dir()) / f"xml-index-{corpus_signature(source)}"
     if not (folder / "nodes.parquet").exists():
-        build_index(source, folder, workers, progress)
-        if progress is not None and sys.stderr.isatty():
-            print(file=sys.stderr)
+        build_index(source, folder, workers, progress or StderrProgress())
     return CorpusIndex(source, folder)

@@ -42,6 +42,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     declared = get(analysis.spec.kind.family, analysis.spec.official_measure)
     topic_measure = declared.per_topic or declared.name
     eprum = eprum_summary(analysis.extras)
+    elements = analysis.extras.get("elements")
+    elements = elements.groupby("run") if elements is not None else None
     pages = []
     for position in range(len(analysis.runs)) if positions is None else positions:
         run = analysis.runs[position]
@@ -62,6 +64,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             table, figure = eprum_block(run, eprum, analysis.spec.options.eprum_model)
             page.tables.append(table)
             page.figures.append(figure)
+        if elements is not None and run in elements.groups:
+            page.tables.append(_elements_table(elements.get_group(run)))
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
         if curve:
@@ -101,6 +105,15 @@ def _summary_table(run: str, meta: dict[str, str], row: pd.Series, counts: pd.Se
     extra = sorted(set(meta) - {"run", "team", "type", "description"})
     pairs += [(name, text(meta[name])) for name in extra if meta[name]]
     return key_value_table("summary", "Summary statistics", pairs)
+
+
+def _elements_table(kinds: pd.DataFrame) -> Table:
+    """The kinds of element an element run returns, most returned first."""
+    rows = [[Cell(element), number(int(results)), text(example)]
+            for element, results, example in zip(kinds["element"], kinds["results"],
+                                                  kinds["example"], strict=True)]
+    return Table("elements", "Element results by kind of element",
+                 ["Element", "Results", "Most returned path"], rows)
 
 
 def _reference_table(table_id: str, caption: str, measures: list[str], row: pd.Series,

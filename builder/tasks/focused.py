@@ -5,7 +5,8 @@ Extras of the Evaluation (for the run pages):
 - ``impossible_recall``: run, topic, count of inex_eval's "Impossible recall point" lines
   (passages after which recall was above 1), only where there are some;
 - ``summary``: per run, passages, characters retrieved, highlighted characters retrieved and
-  articles retrieved (the run page's summary box).
+  articles retrieved (the run page's summary box);
+- ``elements``: for element runs, the kinds of element each returns (``element_kinds``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from builder.findings import Finding
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
-from builder.formats.passage_run import PassageRunReader
+from builder.formats.passage_run import PassageRunReader, element_kinds
 from builder.measures.eprum_models import DEFAULT_THETA
 from builder.measures.focused import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.focused_scores import focused_score_table
@@ -81,8 +82,9 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: FocusedOption
     return validate_runs_with(reads, qrels, options.max_results, reject_overlap=True)
 
 
-def run_extras(ranked: RankedPassages) -> dict[str, pd.DataFrame]:
+def run_extras(ranked: RankedPassages, runs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The tables the run pages need besides the scores (see the module docstring)."""
+    elements = element_kinds(runs)
     _, impossible = interpolated_precision(ranked)
     groups = ranked.groups.assign(count=impossible)
     lines = ranked.lines
@@ -102,15 +104,16 @@ def run_extras(ranked: RankedPassages) -> dict[str, pd.DataFrame]:
             .reindex(range(len(run_names)), fill_value=0),
         }
     )
-    return {
+    extras = {
         "impossible_recall": groups.loc[groups["count"] > 0, ["run", "topic", "count"]].reset_index(drop=True),
         "summary": summary,
     }
+    return extras | ({"elements": elements} if len(elements) else {})
 
 
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
-    extras = run_extras(ranked)
+    extras = run_extras(ranked, runs)
     if options.eprum_model is not None:
         from builder.tasks.eprum import summary_extra  # imports this module
 

@@ -45,7 +45,7 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
     scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus)
-    return Evaluation(scores, run_extras(ranked))
+    return Evaluation(scores, run_extras(ranked, runs))
 
 
 KIND = TaskKind(
@@ -59,5 +59,5 @@ KIND = TaskKind(
     official_measure="iP[0.01]",
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
     page_model="builder.site.focused_run",
-    demo="builder.demo.inex",
+    demo="builder.demo.inex_elements",
 )
