@@ -136,8 +136,8 @@ def _element_lines(rng, qrels, elements, tag: str, nested: bool) -> list[str]:
 
 def _submission(rng, qrels, elements) -> str:
     parts = ['<?xml version="1.0" encoding="UTF-8"?>',
-             '<inex-submission participant-id="42" run-id="ndSections" task="Thorough" '
-             'query="automatic" result-type="element">',
+             ('<inex-submission participant-id="42" run-id="ndSections" task="Thorough" '
+              'query="automatic" result-type="element">'),
              '<topic-fields title="yes" castitle="no" description="no" narrative="no"/>']
     for topic, *_ in TOPICS:
         parts.append(f"<topic topic-id={quoteattr(topic)}>")
