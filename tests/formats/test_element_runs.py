@@ -129,3 +129,21 @@ def test_convert_missing_corpus_is_a_clear_error(tmp_path, capsys):
     assert main(["convert", "--corpus", str(tmp_path / "nope"), str(run), "--to", "fol"]) == 2
     err = capsys.readouterr().err
     assert "no such corpus" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("archive", ["tar.gz", "zip"])
+def test_a_corpus_archive_indexes_as_its_folder(tmp_path, archive):
+    import shutil
+
+    from builder.demo.xml_articles import write_articles
+
+    folder = tmp_path / "articles"
+    write_articles(folder, 12, seed=5)
+    packed = shutil.make_archive(str(tmp_path / "corpus"), "gztar" if archive == "tar.gz"
+                                 else "zip", root_dir=tmp_path, base_dir="articles")
+    from_folder = open_index(folder, cache_dir=tmp_path / "c1", workers=1, progress=None)
+    from_archive = open_index(Path(packed), cache_dir=tmp_path / "c2", workers=2, progress=None)
+    key = ["file", "path"]
+    assert (from_archive.nodes().to_pandas().sort_values(key, ignore_index=True)
+            .equals(from_folder.nodes().to_pandas().sort_values(key, ignore_index=True)))
+    assert from_archive.articles().num_rows == 12
