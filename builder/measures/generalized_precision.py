@@ -25,8 +25,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from builder.measures.registry import Aggregation, measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
 
+FAMILY = "in-context"
 ShortRuns = Literal["inex_eval", "paper"]
 RANKS: tuple[int, ...] = (1, 2, 3, 5, 10, 25, 50)
 """inex_eval 3.1's ``inContextCutoffs``."""
@@ -138,14 +140,20 @@ def _summary(
     per_topic: pd.DataFrame, topics: pd.DataFrame, runs: list[str], ranks: Sequence[int],
     complete: bool,
 ) -> pd.DataFrame:
+    """The ``all`` rows: each per-topic measure aggregated as the registry declares it (the
+    mean of AgP is MAgP), over the topics averaged."""
+    declared = measures_of(FAMILY)
+    summary_of = {m.name: m for m in declared}
+    summary_of.update({m.per_topic: m for m in declared if m.per_topic})
     sums = per_topic.groupby(level="run", sort=False).sum().reindex(runs, fill_value=0.0)
     counted = per_topic.groupby(level="run", sort=False).size().reindex(runs, fill_value=0)
     num_q = np.full(len(runs), float(len(topics))) if complete else counted.to_numpy(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = sums.div(num_q, axis=0).fillna(0.0)
-    summary = means.rename(columns={"AgP": "MAgP"})
-    for count in COUNTS:
-        summary[count] = sums[count]
+    summary = pd.DataFrame(index=sums.index)
+    for name in sums.columns:
+        # A gP[r] or gR[r] of a rank the options add is not declared: a mean as the others.
+        measure = summary_of.get(name)
+        how = measure.aggregation if measure is not None else Aggregation.MEAN
+        summary[measure.name if measure is not None else name] = how.finish(sums[name], num_q)
     # inex_eval sums the qrels' totals over every assessed topic, with or without -c.
     summary["num_rel"] = float(topics["num_rel"].sum())
     summary["rel_size"] = float(topics["rel_size"].sum())

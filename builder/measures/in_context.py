@@ -29,6 +29,7 @@ from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex_qrels import InexQrels
 from builder.measures.best_entry import UNKNOWN_ENTRY, BepScore, best_entry_scores
 from builder.measures.generalized_precision import (
+    FAMILY,
     RANKS,
     ShortRuns,
     generalized_scores,
@@ -42,7 +43,6 @@ from builder.measures.tolerance_reading import (
     read_with_tolerance,
 )
 
-FAMILY = "in-context"
 ArticleScore = Literal["relevant", "restricted", "best"]
 ARTICLE_SCORE_COLUMNS = ["run", "topic", "rank", "file", "score"]
 

@@ -57,12 +57,12 @@ class Aggregation(Enum):
         """The summary of each run from the sum of its ``terms`` and its number of topics."""
         total = np.asarray(total, dtype=np.float64)
         num_q = np.asarray(num_q, dtype=np.float64)
+        shape = np.broadcast(total, num_q).shape
         if self is Aggregation.SUM:
             return total
         if self is Aggregation.COUNT:
-            return np.broadcast_to(num_q, np.broadcast(total, num_q).shape).copy()
-        mean = np.divide(total, num_q, out=np.zeros(np.broadcast(total, num_q).shape),
-                         where=num_q > 0)
+            return np.broadcast_to(num_q, shape).copy()
+        mean = np.divide(total, num_q, out=np.zeros(shape), where=num_q > 0)
         return np.exp(mean) if self is Aggregation.GMEAN else mean
 
 
