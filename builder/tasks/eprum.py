@@ -34,7 +34,7 @@ from builder.measures.eprum_scores import (
 )
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.focused import read_run_files, validate_runs_with
+from builder.tasks.focused import CORPUS_FIELD, read_run_files, validate_runs_with
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
@@ -55,6 +55,7 @@ class EprumOptions(BaseModel):
         description="Exact law of F_k up to this many uncertain elements, normal law above.",
     )
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
+    corpus: Path | None = CORPUS_FIELD
 
 
 def validate_runs(reads: list[RunRead], qrels: InexQrels, options: EprumOptions) -> list[RunRead]:
