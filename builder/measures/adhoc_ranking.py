@@ -44,6 +44,8 @@ class JudgedRanking:
     num_nonrel: np.ndarray
     ideal_gains: np.ndarray
     ideal_start: np.ndarray
+    row: np.ndarray | None = None
+    """With ``keep_rows``: the row of the run table behind each ranked row (ties analysis)."""
 
     @property
     def num_cells(self) -> int:
@@ -209,9 +211,12 @@ def _rel_type(qrels_rel: np.ndarray) -> np.dtype:
 
 
 def judge_rankings(
-    runs: pd.DataFrame, qrels: pd.DataFrame, *, depth: int, rel_level: int
+    runs: pd.DataFrame, qrels: pd.DataFrame, *, depth: int, rel_level: int,
+    keep_rows: bool = False,
 ) -> JudgedRanking:
-    """Sort, cut and judge every ranking of ``runs`` (columns run, topic, doc, score)."""
+    """Sort, cut and judge every ranking of ``runs`` (columns run, topic, doc, score).
+
+    ``keep_rows`` keeps, per ranked row, its row in ``runs`` (``JudgedRanking.row``)."""
     topics = sorted(pd.unique(qrels["topic"]))
     run_names = list(dict.fromkeys(_stretch_values(runs["run"])))
     run_topic = _codes_in(runs["topic"], topics)
@@ -230,6 +235,7 @@ def judge_rankings(
     del run_index, run_topic
     order = ranking_order(cell, score, run_doc)
     cell, run_doc = cell[order], run_doc[order]
+    row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
     del order
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(cell)])
@@ -237,6 +243,7 @@ def judge_rankings(
     within = rank <= depth
     if not within.all():
         cell, run_doc, rank = cell[within], run_doc[within], rank[within]
+        row = row[within] if row is not None else None
 
     qrels_topic = _codes_in(qrels["topic"], topics)
     qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
@@ -250,7 +257,28 @@ def judge_rankings(
         n_keys,
     )
 
-    n_topics = len(topics)
+    num_rel, num_nonrel, ideal_gains, ideal_start = qrels_counts(
+        qrels_topic, qrels_rel, len(topics), rel_level
+    )
+    return JudgedRanking(
+        runs=run_names,
+        topics=topics,
+        cell=cell,
+        rank=rank,
+        rel=rel,
+        num_rel=num_rel,
+        num_nonrel=num_nonrel,
+        ideal_gains=ideal_gains,
+        ideal_start=ideal_start,
+        row=row,
+    )
+
+
+def qrels_counts(
+    qrels_topic: np.ndarray, qrels_rel: np.ndarray, n_topics: int, rel_level: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per topic code: R (judged >= level), judged non-relevant, and the ideal gains (positive
+    relevance values sorted descending per topic, flat) with their start per topic."""
     judged = qrels_rel >= 0
     num_rel = np.bincount(
         qrels_topic, weights=judged & (qrels_rel >= rel_level), minlength=n_topics
@@ -263,14 +291,4 @@ def judge_rankings(
     ideal_gains = qrels_rel[positive][gain_order].astype(np.float64)
     ideal_counts = np.bincount(qrels_topic[positive], minlength=n_topics)
     ideal_start = np.r_[0, np.cumsum(ideal_counts)]
-    return JudgedRanking(
-        runs=run_names,
-        topics=topics,
-        cell=cell,
-        rank=rank,
-        rel=rel,
-        num_rel=num_rel.astype(np.int64),
-        num_nonrel=num_nonrel.astype(np.int64),
-        ideal_gains=ideal_gains,
-        ideal_start=ideal_start,
-    )
+    return num_rel.astype(np.int64), num_nonrel.astype(np.int64), ideal_gains, ideal_start
