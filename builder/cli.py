@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "convert": "Convert an INEX run between FOL, element and INEX XML formats over an XML corpus.",
     "demo": "Write the deterministic demo campaign into a folder.",
     "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
+    "stability": "How far the ranking of runs moves when judgements or topics are sampled.",
+    "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
 }
 
 
