@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from builder.commands.evaluate import add_kind_arguments
+from builder.commands.task_options import add_task_arguments
 
 DEFAULT_LEVELS = "0.8,0.6,0.4,0.2"
 
@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
-    add_kind_arguments(parser)
+    add_task_arguments(parser)
     parser.add_argument("-m", "--measure", action="append", default=[], metavar="M",
                         help="measure, repeatable (default: the kind's official one)")
     parser.add_argument("--sample", choices=("pool", "topics"), action="append",

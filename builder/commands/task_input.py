@@ -1,4 +1,5 @@
-"""What the analysis commands (``stability``, ``ties``) read: qrels, accepted runs, measures."""
+"""What the analysis commands (``stability``, ``ties``) read: the task their arguments
+describe, through the pipeline's read and validate stages, with its accepted runs."""
 
 from __future__ import annotations
 
@@ -26,29 +27,29 @@ class TaskInput:
 
 def read_task_input(args: argparse.Namespace, command: str,
                     default_measures: tuple[str, ...] = ()) -> TaskInput:
-    """Read ``args.qrels`` and ``args.runs`` for ``args.task``; findings go to stderr."""
+    """Read and validate ``args.qrels`` and ``args.runs`` for ``args.task``; findings go to
+    stderr. Raises ``TaskInputError`` on bad arguments or unreadable qrels."""
     import pandas as pd
 
-    from builder.commands.evaluate import build_options, select_measures
+    from builder.commands.task_options import task_of
     from builder.findings import sort_findings
-    from builder.measures.registry import measures_of
-    from builder.tasks import get_kind
+    from builder.measures.registry import select_measures
+    from builder.pipeline import InputError, read_task, validate_task
 
     try:
-        kind = get_kind(args.task)
-        options = build_options(kind.options_model, args)
-        declared = [m.name for m in measures_of(kind.family)]
-        wanted = args.measure or list(default_measures) or [kind.official_measure]
-        measures = select_measures(wanted, declared, ())
-        qrels = kind.read_qrels(args.qrels)
-    except (KeyError, ValueError, OSError) as error:
-        raise TaskInputError(str(error.args[0] if error.args else error)) from None
-    reads = kind.read_runs(args.runs, qrels, options)
-    for finding in sort_findings(f for r in reads for f in r.findings):
+        task = task_of(args, args.qrels, args.runs)
+        kind = task.kind
+        measures = select_measures(kind.family, args.measure,
+                                   default_measures or (kind.official_measure,))
+        inputs = read_task(task)
+    except (ValueError, InputError) as error:
+        raise TaskInputError(str(error)) from None
+    validate_task(inputs)
+    for finding in sort_findings(f for r in inputs.reads for f in r.findings):
         print(finding.format(), file=sys.stderr)
-    accepted = [r.table for r in reads if not r.rejected]
+    accepted = [read.table for read in inputs.accepted]
     runs = pd.concat(accepted, ignore_index=True) if accepted else None
     if runs is None:
         print(f"appendix {command}: no run could be used", file=sys.stderr)
-    return TaskInput(kind, options, qrels, runs, measures,
-                     1 if len(accepted) < len(reads) else 0)
+    return TaskInput(kind, task.options, inputs.qrels, runs, measures,
+                     1 if inputs.rejected else 0)

@@ -16,7 +16,7 @@ import math
 import sys
 from pathlib import Path
 
-from builder.commands.evaluate import add_kind_arguments
+from builder.commands.task_options import add_task_arguments
 
 DEFAULT_MEASURES = ("map", "P_10", "ndcg_cut_10")
 
@@ -24,10 +24,9 @@ DEFAULT_MEASURES = ("map", "P_10", "ndcg_cut_10")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
-    add_kind_arguments(parser)
+    add_task_arguments(parser)
     parser.add_argument("-m", "--measure", action="append", default=[], metavar="M",
                         help="measure, repeatable (default: " + ", ".join(DEFAULT_MEASURES) + ")")
-    parser.add_argument("-l", dest="rel_level", type=int, help="least relevant value (1)")
     parser.add_argument("--format", choices=("tsv", "json"), default="tsv")
 
 

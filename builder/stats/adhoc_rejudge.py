@@ -26,7 +26,7 @@ from builder.measures.adhoc_ranking import (
 )
 from builder.measures.registry import measures_of
 from builder.stats.stability import Scores
-from builder.tasks.adhoc import AdhocOptions, _summary
+from builder.tasks.adhoc import AdhocOptions
 
 
 @dataclass
@@ -107,10 +107,12 @@ def adhoc_scores(
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else judged.per_cell() > 0
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
-    how = {m.name: m.summary for m in measures_of(adhoc_measures.FAMILY)}
+    how = {m.name: m.aggregation for m in measures_of(adhoc_measures.FAMILY)}
     per_topic = np.stack([values[m].reshape(n_runs, n_topics) for m in measures])
     summary = np.stack([
-        _summary(values[m], evaluated, run_of_cell, n_runs, num_q, how[m]) for m in measures
+        how[m].finish(np.bincount(run_of_cell, weights=np.where(evaluated, how[m].terms(values[m]), 0.0),
+                                  minlength=n_runs), num_q)
+        for m in measures
     ])
     return per_topic, summary
 

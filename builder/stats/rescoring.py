@@ -14,9 +14,10 @@ import pandas as pd
 
 from builder.formats.inex_qrels import InexQrels
 from builder.measures.registry import measures_of
+from builder.scores import SUMMARY_TOPIC
 from builder.stats.per_topic import scores_for_testing
 from builder.stats.stability import Rescorer, Scores
-from builder.tasks import SUMMARY_TOPIC, TaskKind
+from builder.tasks import TaskKind
 
 
 def scores_from_table(table: pd.DataFrame, runs: list[str], topics: list[str],

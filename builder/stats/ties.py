@@ -69,7 +69,6 @@ def expected_scores(judged: JudgedRanking, group: np.ndarray, options: AdhocOpti
     first = np.r_[0, np.flatnonzero(np.diff(group)) + 1] if len(group) else np.zeros(0, int)
     j = np.arange(len(group)) - first[group] + 1.0
     rank = judged.rank.astype(np.float64)
-    c = rank - j
     cell_first = np.r_[True, judged.cell[1:] != judged.cell[:-1]] if len(group) else []
     rel_so_far = np.cumsum(is_rel)
     rel_before_cell = np.maximum.accumulate(np.where(cell_first, rel_so_far - is_rel, 0))
