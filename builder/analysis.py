@@ -18,6 +18,7 @@ from builder.pipeline import TaskResult
 from builder.scores import SUMMARY_TOPIC, RunRead
 
 if TYPE_CHECKING:
+    from builder.stats.reliability import ReliabilityReport
     from builder.stats.significance import SignificanceReport
 
 
@@ -31,6 +32,7 @@ class TaskAnalysis:
     metadata: per run, its row of the run metadata; topic_text: per topic, its topic file row.
     extras: the kind's extra tables (``pr_points`` for ad hoc ...).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
+    reliability: stability, error rate, ties and pool bias (None: disabled, or no run).
     """
 
     result: TaskResult
@@ -44,6 +46,7 @@ class TaskAnalysis:
     topic_text: dict[str, dict[str, str]]
     extras: Mapping[str, Any] = field(default_factory=dict)
     significance: SignificanceReport | None = None
+    reliability: ReliabilityReport | None = None
 
     @property
     def spec(self):
@@ -105,7 +108,24 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         extras=result.evaluation.extras if result.evaluation else {},
     )
     analysis.significance = significance(analysis)
+    analysis.reliability = reliability(analysis)
     return analysis
+
+
+def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
+    """The task's reliability analyses (``builder.stats.reliability``), on its accepted runs.
+
+    None when the task's ``reliability`` section disables them or no run was evaluated."""
+    spec = analysis.spec
+    evaluation = analysis.result.evaluation
+    if spec.reliability is None or evaluation is None or not analysis.runs:
+        return None
+    from builder.stats.reliability import reliability_report
+
+    inputs = analysis.result.inputs
+    runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
+                              spec.official_measure, inputs.metadata, evaluation.scores)
 
 
 def significance(analysis: TaskAnalysis) -> SignificanceReport | None:

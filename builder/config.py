@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from builder.stats.reliability_settings import ReliabilityConfig
 from builder.stats.settings import DEFAULT_SEED, SignificanceSettings
 from builder.tasks import TaskKind, get_kind
 
@@ -71,6 +72,7 @@ class TaskConfig(_Strict):
     significance: dict[str, Any] = Field(
         default_factory=dict, description="keys of the top-level significance section to "
         "override for this task")
+    reliability: ReliabilityConfig = Field(default_factory=ReliabilityConfig)
 
 
 class SiteConfig(_Strict):
@@ -98,6 +100,8 @@ class TaskSpec:
     significance: SignificanceSettings | None = None
     """How every pair of runs is tested; None when the task's significance section disables it."""
     significance_measures: tuple[str, ...] = ()
+    reliability: ReliabilityConfig | None = None
+    """The reliability analyses of the task; None: none (commands, or disabled)."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +200,7 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         measures=tuple(task.get("measures") or kind.leaderboard_measures), options=options,
         significance=tests.settings() if tests.enabled else None,
         significance_measures=tuple(dict.fromkeys([official, *(tests.measures or [])])),
+        reliability=_reliability(key, task.get("reliability"), kind, problems),
     )
 
 
@@ -210,6 +215,23 @@ def _corpus(key: str, value: Any, base: Path, kind: TaskKind | None,
     elif not path.exists():
         problems.append(f"{key}.corpus: not found: {value}")
     return path
+
+
+def _reliability(key: str, section: Any, kind: TaskKind,
+                 problems: list[str]) -> ReliabilityConfig | None:
+    """The task's reliability settings (None when disabled); the schema has checked the keys,
+    here the measure names."""
+    try:
+        settings = ReliabilityConfig.model_validate(section or {})
+    except ValidationError:
+        return None
+    from builder.measures.registry import measures_of
+
+    known = {m.name for m in measures_of(kind.family)}
+    for i, name in enumerate(settings.measures or []):
+        if name not in known:
+            problems.append(f"{key}.reliability.measures[{i}]: unknown {kind.family} measure {name!r}")
+    return settings if settings.enabled else None
 
 
 def _significance(key: str, campaign: dict[str, Any], task: Any, kind: TaskKind | None,

@@ -9,6 +9,7 @@ from builder.findings import sort_findings
 from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
+from builder.site.reliability_pages import reliability_page_path, tie_ranks
 from builder.site.significance_pages import TOP_GROUP_MARK, significance_page_path, top_group_marks
 from builder.site.tables import Cell, Table, number, numbers, text
 
@@ -31,6 +32,7 @@ def leaderboard_table(analysis: SiteTask) -> Table:
     measures = [m for m in measures if m in analysis.summary.columns]
     findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
     marks = top_group_marks(analysis)
+    ties = tie_ranks(analysis)
     rows = []
     for rank, run in enumerate(analysis.runs, start=1):
         slug, meta = analysis.run_slugs[run], analysis.metadata.get(run, {})
@@ -40,10 +42,12 @@ def leaderboard_table(analysis: SiteTask) -> Table:
                     + [number(analysis.summary.at[run, m], m) for m in measures]
                     + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "none",
                             href=validation_page(spec.id, slug))]
-                    + ([text(marks[run])] if marks is not None else []))
+                    + ([text(marks[run])] if marks is not None else [])
+                    + ([text(ties[run])] if ties is not None else []))
     return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
                  ["Rank", "Run", "Team", "Type"] + measures + ["Validation"]
-                 + (["Top group"] if marks is not None else []), rows, row_header=1)
+                 + (["Top group"] if marks is not None else [])
+                 + (["Ranks under ties"] if ties is not None else []), rows, row_header=1)
 
 
 def rejected_table(analysis: SiteTask) -> Table:
@@ -86,6 +90,9 @@ def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
                           "page": significance_page_path(analysis.spec.id),
                           "settings": report.settings.describe(), "mark": TOP_GROUP_MARK,
                           "marked": top_group_marks(analysis) is not None},
+                      "reliability": None if analysis.reliability is None else {
+                          "page": reliability_page_path(analysis.spec.id),
+                          "ties": tie_ranks(analysis) is not None},
                       "figure": f"figure-leaderboard-{analysis.spec.id}",
                       "topics": f"{analysis.spec.id}/topics/index.html"})
     page.context = {"tasks": tasks}

@@ -11,12 +11,15 @@ from collections.abc import Sequence
 
 from builder.site.models import Page
 from builder.site.paths import SiteTask
+from builder.site.reliability_pages import with_reliability_lines
 from builder.site.significance_pages import with_run_comparisons
 
 
 def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
     """The run pages of a task (of its runs at ``positions`` on the leaderboard, when given),
     by its kind's page model, each with its significance comparisons
-    (``context["significance"]``, rendered by ``run_significance.html``)."""
+    (``context["significance"]``, rendered by ``run_significance.html``) and its reliability
+    line (``context["reliability"]``, ``run_reliability.html``)."""
     model = importlib.import_module(analysis.spec.kind.page_model)
-    return with_run_comparisons(analysis, model.run_pages(analysis, positions))
+    pages = with_run_comparisons(analysis, model.run_pages(analysis, positions))
+    return with_reliability_lines(analysis, pages)

@@ -24,6 +24,7 @@ from builder.site.models import Page
 from builder.site.parallel import Job, run_jobs
 from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
+from builder.site.reliability_pages import reliability_page
 from builder.site.render import environment, render_pages
 from builder.site.run_pages import run_pages
 from builder.site.significance_pages import significance_page
@@ -118,6 +119,7 @@ def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Downlo
     for analysis in analyses:
         other_jobs.append(pages(partial(site_pages.validation_pages, analysis, site.relative)))
         other_jobs.append(pages(partial(_significance_pages, analysis)))
+        other_jobs.append(pages(partial(_reliability_pages, analysis)))
         other_jobs.append(pages(partial(_topic_pages, analysis)))
     other_jobs += [download(file) for written in files.values() for file in written[2:]]
     other_jobs.append(pages(lambda: [site_pages.home_page(site, analyses),
@@ -127,6 +129,10 @@ def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Downlo
 
 def _significance_pages(analysis: SiteTask) -> list[Page]:
     return [page for page in [significance_page(analysis)] if page is not None]
+
+
+def _reliability_pages(analysis: SiteTask) -> list[Page]:
+    return [page for page in [reliability_page(analysis)] if page is not None]
 
 
 def _topic_pages(analysis: SiteTask) -> list[Page]:

@@ -44,10 +44,11 @@ class EvaluatorRescorer:
     """Any INEX kind: units are the highlighted passages, every sample evaluated in full."""
 
     def __init__(self, kind: TaskKind, qrels: InexQrels, runs: pd.DataFrame, options: Any,
-                 measures: list[str]) -> None:
+                 measures: list[str], scores: pd.DataFrame | None = None) -> None:
         from builder.stats.inex_rejudge import passage_topic_codes
 
         self.kind, self.qrels, self.table, self.options = kind, qrels, runs, options
+        self.scores = scores  # the evaluation on the real qrels, when already made
         self.measures = measures
         self.runs = [str(r) for r in pd.unique(runs["run"])]
         self.topics = qrels.topics
@@ -56,10 +57,12 @@ class EvaluatorRescorer:
     def score(self, keep: np.ndarray | None) -> Scores:
         from builder.stats.inex_rejudge import sampled_inex_qrels
 
-        evaluation = self.kind.evaluate(sampled_inex_qrels(self.qrels, keep), self.table,
-                                        self.options)
-        return scores_from_table(evaluation.scores, self.runs, self.topics, self.measures,
-                                 self.kind.family)
+        if keep is None and self.scores is not None:
+            table = self.scores
+        else:
+            qrels = sampled_inex_qrels(self.qrels, keep)
+            table = self.kind.evaluate(qrels, self.table, self.options).scores
+        return scores_from_table(table, self.runs, self.topics, self.measures, self.kind.family)
 
     def sampled_qrels(self, keep: np.ndarray) -> str:
         from builder.stats.inex_rejudge import inex_qrels_text, sampled_inex_qrels
@@ -68,8 +71,9 @@ class EvaluatorRescorer:
 
 
 def rescorer_for(kind: TaskKind, qrels: Any, runs: pd.DataFrame, options: Any,
-                 measures: list[str]) -> Rescorer:
-    """The fastest exact rescorer of ``kind`` over the accepted runs ``runs``."""
+                 measures: list[str], scores: pd.DataFrame | None = None) -> Rescorer:
+    """The fastest exact rescorer of ``kind`` over the accepted runs ``runs`` (``scores``: their
+    evaluation, if made, which spares a slow kind one more)."""
     if kind.name == "adhoc":
         from builder.stats.adhoc_rejudge import AdhocRescorer, judge_once
 
@@ -79,4 +83,4 @@ def rescorer_for(kind: TaskKind, qrels: Any, runs: pd.DataFrame, options: Any,
         from builder.stats.inex_rejudge import FocusedRescorer
 
         return FocusedRescorer(rank_passages(runs, qrels), qrels, options.complete, measures)
-    return EvaluatorRescorer(kind, qrels, runs, options, measures)
+    return EvaluatorRescorer(kind, qrels, runs, options, measures, scores)
