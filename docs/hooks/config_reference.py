@@ -30,9 +30,10 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
         return markdown
     markdown = markdown.replace(DEMO_MARKER, _demo_config(Path(config.config_file_path).parent))
     from builder.config import CampaignConfig, SignificanceConfig, SiteConfig, TaskConfig
+    from builder.stats.reliability_settings import ReliabilityConfig
 
     sections = {"top level": SiteConfig, "campaign": CampaignConfig, "tasks[]": TaskConfig,
-                "significance": SignificanceConfig}
+                "significance": SignificanceConfig, "tasks[].reliability": ReliabilityConfig}
     for section, model in sections.items():
         for name in model.model_fields:
             if f"`{name}`" not in markdown:
