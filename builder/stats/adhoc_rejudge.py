@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,19 +27,20 @@ from builder.measures.adhoc_ranking import (
 )
 from builder.measures.registry import measures_of
 from builder.stats.stability import Scores
-from builder.tasks.adhoc import AdhocOptions
 
 
 @dataclass
 class AdhocJudgements:
     """Rankings judged by qrels row. ``judged.rel`` holds the qrels row index per ranked row
-    (``NOT_IN_POOL`` when none); ``qrels_topic`` is the topic code of each qrels row."""
+    (``NOT_IN_POOL`` when none); ``qrels_topic`` is the topic code of each qrels row.
+    ``options``: the ad hoc task's options (``depth``, ``rel_level``, ``complete``,
+    ``interpolation``)."""
 
     judged: JudgedRanking
     qrels: pd.DataFrame
     qrels_topic: np.ndarray
     qrels_rel: np.ndarray
-    options: AdhocOptions
+    options: Any
 
     @property
     def runs(self) -> list[str]:
@@ -50,7 +52,7 @@ class AdhocJudgements:
 
 
 def judge_once(
-    runs: pd.DataFrame, qrels: pd.DataFrame, options: AdhocOptions, *,
+    runs: pd.DataFrame, qrels: pd.DataFrame, options: Any, *,
     depth: int | None = None, keep_rows: bool = False,
 ) -> AdhocJudgements:
     """Sort and cut (at ``depth``, default the options' ``-M``) every ranking once."""
@@ -96,7 +98,7 @@ def rejudge(
 
 
 def adhoc_scores(
-    judged: JudgedRanking, options: AdhocOptions, measures: list[str]
+    judged: JudgedRanking, options: Any, measures: list[str]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-topic values (measure x run x topic) and summaries (measure x run) of ``measures``,
     as ``builder.tasks.adhoc.evaluate`` makes them (same arithmetic, same topics averaged)."""

@@ -17,7 +17,6 @@ from builder.measures.registry import measures_of
 from builder.scores import SUMMARY_TOPIC
 from builder.stats.per_topic import scores_for_testing
 from builder.stats.stability import Rescorer, Scores
-from builder.tasks import TaskKind
 
 
 def scores_from_table(table: pd.DataFrame, runs: list[str], topics: list[str],
@@ -43,7 +42,7 @@ def scores_from_table(table: pd.DataFrame, runs: list[str], topics: list[str],
 class EvaluatorRescorer:
     """Any INEX kind: units are the highlighted passages, every sample evaluated in full."""
 
-    def __init__(self, kind: TaskKind, qrels: InexQrels, runs: pd.DataFrame, options: Any,
+    def __init__(self, kind: Any, qrels: InexQrels, runs: pd.DataFrame, options: Any,
                  measures: list[str], scores: pd.DataFrame | None = None) -> None:
         from builder.stats.inex_rejudge import passage_topic_codes
 
@@ -70,7 +69,7 @@ class EvaluatorRescorer:
         return inex_qrels_text(sampled_inex_qrels(self.qrels, keep))
 
 
-def rescorer_for(kind: TaskKind, qrels: Any, runs: pd.DataFrame, options: Any,
+def rescorer_for(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
                  measures: list[str], scores: pd.DataFrame | None = None) -> Rescorer:
     """The fastest exact rescorer of ``kind`` over the accepted runs ``runs`` (``scores``: their
     evaluation, if made, which spares a slow kind one more)."""

@@ -24,13 +24,13 @@ information; that score stays the official one. Here, per run and measure:
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from builder.measures.adhoc_ranking import JudgedRanking
 from builder.stats.adhoc_rejudge import AdhocJudgements, adhoc_scores, judge_once, rejudge
-from builder.tasks.adhoc import AdhocOptions
 
 TIE_COLUMNS = ["run", "measure", "official", "worst", "best", "expected"]
 RANK_COLUMNS = ["rank", "best_rank", "worst_rank"]
@@ -55,7 +55,7 @@ def _reordered(judged: JudgedRanking, group: np.ndarray, grade: np.ndarray, dept
                                rel=rel[within], row=None)
 
 
-def expected_scores(judged: JudgedRanking, group: np.ndarray, options: AdhocOptions,
+def expected_scores(judged: JudgedRanking, group: np.ndarray, options: Any,
                     measures: list[str]) -> dict[str, np.ndarray]:
     """Per-cell expected values over all tie orders for the measures with a closed form."""
     depth = options.depth
@@ -108,7 +108,7 @@ def expected_scores(judged: JudgedRanking, group: np.ndarray, options: AdhocOpti
     return out
 
 
-def tie_table(runs: pd.DataFrame, qrels: pd.DataFrame, options: AdhocOptions,
+def tie_table(runs: pd.DataFrame, qrels: pd.DataFrame, options: Any,
               measures: list[str]) -> pd.DataFrame:
     """``TIE_COLUMNS`` plus ``RANK_COLUMNS``, one row per run and measure (runs in input
     order, measures as given)."""
