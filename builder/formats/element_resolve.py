@@ -10,7 +10,8 @@ its end point (the node's end; with ``.N``, the node's start plus N).
 
 A result whose file is not in the corpus, or whose path names no node of the article (unknown
 element, position out of range), is a finding with its line, and is left out of the run.
-Resolution is one join of the run's paths with the index rows of the files it names.
+Resolution looks every point up at once in the index's integer keys
+(``builder.formats.xml_node_keys``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import pyarrow.compute as pc
 
 from builder.findings import Finding
 from builder.formats.xml_corpus import CorpusIndex
+from builder.formats.xml_node_keys import NodeKeys
 
 _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
 MAX_FINDINGS_PER_REASON = 20
@@ -47,42 +49,7 @@ def normalise_paths(paths: pd.Series) -> pd.DataFrame:
                          "chars": chars.to_numpy()}, index=paths.index)
 
 
-class NodeLookup:
-    """The index rows of some articles, keyed for lookups by integer codes: a (file, path)
-    point is found by dictionary codes of its file and path (Arrow's hash kernels) and one
-    ``searchsorted`` over the sorted keys, rather than by a join on two string columns."""
-
-    def __init__(self, nodes: pa.Table) -> None:
-        nodes = nodes.combine_chunks()
-        files = pc.dictionary_encode(nodes.column("file")).combine_chunks()
-        paths = pc.dictionary_encode(nodes.column("path")).combine_chunks()
-        self.files, self.paths = files.dictionary, paths.dictionary
-        keys = (files.indices.to_numpy().astype(np.int64) * len(self.paths)
-                + paths.indices.to_numpy().astype(np.int64))
-        # Stable: where a file id stands twice in the corpus, its first node wins.
-        order = np.argsort(keys, kind="stable")
-        self.keys = keys[order]
-        self.start = nodes.column("start").to_numpy()[order]
-        self.end = nodes.column("end").to_numpy()[order]
-
-    def find(self, files: np.ndarray, paths: np.ndarray) -> pd.DataFrame:
-        """``start``/``end`` of each point, NaN where the article has no such node."""
-        file_code = pc.index_in(pa.array(files, pa.string()), value_set=self.files)
-        path_code = pc.index_in(pa.array(paths, pa.string()), value_set=self.paths)
-        known = pc.and_(pc.is_valid(file_code), pc.is_valid(path_code)).to_numpy(
-            zero_copy_only=False)
-        key = (pc.fill_null(file_code, 0).to_numpy().astype(np.int64) * len(self.paths)
-               + pc.fill_null(path_code, 0).to_numpy().astype(np.int64))
-        at = np.minimum(np.searchsorted(self.keys, key), max(len(self.keys) - 1, 0))
-        found = known & (len(self.keys) > 0)
-        if len(self.keys):
-            found &= self.keys[at] == key
-        start = np.where(found, self.start[at] if len(self.keys) else 0, np.nan)
-        end = np.where(found, self.end[at] if len(self.keys) else 0, np.nan)
-        return pd.DataFrame({"start": start, "end": end})
-
-
-def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeLookup,
+def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeKeys,
                     index: CorpusIndex) -> np.ndarray:
     """A reason per unresolved point: missing file, position out of range, or unknown node."""
     first = pd.Series(paths).str.replace(r"\[\d+\]$", "[1]", regex=True).to_numpy()
@@ -107,18 +74,18 @@ def _capped(label: str, lines: np.ndarray, messages: list[str]) -> list[Finding]
 def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                         ) -> tuple[pd.DataFrame, list[Finding]]:
     """The FOL table of an element run and the findings of what did not resolve."""
-    nodes = NodeLookup(index.nodes(table["file"].unique(), ["file", "path", "start", "end"]))
+    nodes = index.keys()
     start = normalise_paths(table["path"])
-    end = normalise_paths(table["end_path"].where(table["end_path"] != "", table["path"]))
-    # (an element's end point is the element itself)
+    passages = (table["end_path"] != "").to_numpy()
     is_fol = (table["offset"] >= 0).to_numpy()
     files = table["file"].to_numpy(dtype=object)
     first = nodes.find(files, start["path"].to_numpy())
-    passages = (table["end_path"] != "").to_numpy()
-    last = first.copy()
+    # An element's end point is the element itself: only passages look theirs up.
+    end, last = start.copy(), first.copy()
     if passages.any():
-        ends = nodes.find(files[passages], end["path"].to_numpy()[passages])
-        last.loc[passages, ["start", "end"]] = ends.to_numpy()
+        end.loc[passages] = normalise_paths(table["end_path"][passages]).to_numpy()
+        last.loc[passages, ["start", "end"]] = nodes.find(
+            files[passages], end["path"].to_numpy()[passages]).to_numpy()
     begin = np.where(start["chars"] >= 0, first["start"] + start["chars"], first["start"])
     finish = np.where(end["chars"] >= 0, last["start"] + end["chars"], last["end"])
     begin = np.where(is_fol, table["offset"], begin)
@@ -127,9 +94,8 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
     inside = resolved & (np.nan_to_num(finish) >= np.nan_to_num(begin))
 
     findings: list[Finding] = []
-    has_end = (table["end_path"] != "").to_numpy()
     for points, lookup, part, rows in ((start, first, "", ~is_fol),
-                                       (end, last, "end point: ", has_end)):
+                                       (end, last, "end point: ", passages)):
         failed = np.isnan(lookup["start"].to_numpy(dtype=float)) & rows
         if failed.any():
             reasons = _why_unresolved(files[failed], points["path"].to_numpy()[failed], nodes,

@@ -2,8 +2,9 @@
 element index: every element and text node of every article with its character range.
 
 The index is built once per corpus and cached as Parquet (``nodes.parquet``: file, path,
-start, end, is_text; ``articles.parquet``: file, text_length, problem), so later builds and
-commands read only the rows of the files a run names (Arrow's dataset filter). Articles are
+start, end, is_text; ``articles.parquet``: file, text_length, problem), with integer keys of
+the nodes for resolving results (``builder.formats.xml_node_keys``); readers of the Parquet
+tables read only the rows of the files they name (Arrow's dataset filter). Articles are
 parsed in parallel (one process per core, ``builder.formats.xml_article``) in chunks whose
 results are written as row groups as they come, so memory stays bounded by a few chunks
 whatever the corpus size (the INEX 2007 Wikipedia collection: 659,388 articles, 4.6 GB).
@@ -30,6 +31,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from builder.formats.xml_article import ArticleError, parse_article
+from builder.formats.xml_node_keys import NodeKeys, NodeKeyWriter
 
 NODE_SCHEMA = pa.schema([
     ("file", pa.string()), ("path", pa.string()),
@@ -39,7 +41,7 @@ ARTICLE_SCHEMA = pa.schema([
     ("file", pa.string()), ("text_length", pa.int32()), ("problem", pa.string()),
 ])
 CHUNK_ARTICLES = 512
-INDEX_VERSION = "1"
+INDEX_VERSION = "2"
 """Part of the cache key: a change of the index's rules makes a new index."""
 
 
@@ -179,12 +181,14 @@ def build_index(source: Path, target: Path, workers: int | None = None,
     partial_articles = target / "articles.parquet.partial"
     start = time.perf_counter()
     done = read = 0
+    keys = NodeKeyWriter(target)
     with pq.ParquetWriter(partial_nodes, NODE_SCHEMA) as node_writer, \
             pq.ParquetWriter(partial_articles, ARTICLE_SCHEMA) as article_writer:
         def write(batches: tuple[pa.RecordBatch, pa.RecordBatch], count: int, size: int) -> None:
             nonlocal done, read
             node_writer.write_batch(batches[0])
             article_writer.write_batch(batches[1])
+            keys.write(*batches)
             done += count
             read += size
             if progress is not None:
@@ -206,8 +210,9 @@ def build_index(source: Path, target: Path, workers: int | None = None,
                         write(future.result(), count, size)
                 for future, count, size in pending:
                     write(future.result(), count, size)
-    partial_nodes.replace(target / "nodes.parquet")
+    keys.close()
     partial_articles.replace(target / "articles.parquet")
+    partial_nodes.replace(target / "nodes.parquet")  # last: its presence marks a whole index
 
 
 @dataclass(frozen=True)
@@ -228,6 +233,10 @@ class CorpusIndex:
 
     def articles(self) -> pa.Table:
         return pq.read_table(self.folder / "articles.parquet")
+
+    def keys(self) -> NodeKeys:
+        """The nodes' integer keys, for resolving results (``xml_node_keys``)."""
+        return NodeKeys(self.folder)
 
 
 def open_index(source: Path, cache_dir: Path | None = None, workers: int | None = None,
