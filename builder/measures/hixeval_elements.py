@@ -22,12 +22,17 @@ characters across all elements, each element counting the highlighted text it co
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
 from builder.formats.inex_qrels import InexQrels
-from builder.formats.xml_corpus import CorpusIndex
 from builder.measures.passage_ranking import RankedPassages, highlight_index
+
+if TYPE_CHECKING:  # an annotation only: the XML corpus (lxml, processes) is not imported with
+    # the measures, which every command imports
+    from builder.formats.xml_corpus import CorpusIndex
 
 
 def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:

@@ -16,7 +16,6 @@ import numpy as np
 import pandas as pd
 
 from builder.formats.inex_qrels import InexQrels
-from builder.formats.xml_corpus import open_index
 from builder.measures import hixeval
 from builder.measures.focused import declare_inex_eval_measures
 from builder.measures.focused_scores import (
@@ -54,6 +53,8 @@ def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
     seen = np.where(element, element_seen_rsize(ranked), seen)
     if alpha >= 1 or corpus is None:
         return seen, None
+    from builder.formats.xml_corpus import open_index  # lxml and processes: only when asked
+
     across = trel_across_elements(derive_element_assessments(qrels, open_index(corpus)),
                                   ranked.topics)
     topic = ranked.lines["topic_code"]
