@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from builder.commands.task_options import add_task_arguments, task_of
@@ -20,8 +21,13 @@ TREC_NAME_WIDTH = 22
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, help="relevance judgements")
-    parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
+    parser.add_argument(
+        "runs", type=Path, nargs="+", metavar="RUN", help="run files ('-': standard input)"
+    )
     add_task_arguments(parser)
+    parser.add_argument(
+        "-n", dest="no_summary", action="store_true", help="no summary lines (trec_eval -n)"
+    )
     parser.add_argument(
         "-q",
         dest="per_topic",
@@ -34,12 +40,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="MEASURE",
-        help="measure name, family (P, ndcg_cut, P.5,10) or all_trec; repeatable",
+        help="measure name, family with parameters as trec_eval (P.5,7 ndcg.1=3,2=9 "
+        "rbp.p=0.95 err@20), all_trec or set; repeatable",
     )
     parser.add_argument("--format", choices=["trec", "tsv", "csv", "json"], default="trec")
 
 
-def format_trec(scores, measures: list[str], integral: set[str], per_topic: bool) -> str:
+@dataclass(frozen=True)
+class TrecLayout:
+    """What trec_eval prints: per-topic lines (-q), among them only ``answered`` topics (the
+    releases before 10.0 leave out, under -c -q, the topics a run did not answer), the runid
+    line (when ``runid`` is asked for), the summary (not with -n)."""
+
+    per_topic: bool = False
+    answered: frozenset[tuple[str, str]] | None = None
+    """The (run, topic) printed per topic; None: all of them."""
+    runid: bool = True
+    summary: bool = True
+
+
+def format_trec(scores, measures: list[str], integral: set[str], layout: TrecLayout) -> str:
     """trec_eval's layout: ``%-22s\\t%s\\t%.4f`` (counts as integers), runid first in summary."""
     lines: list[str] = []
     for run, table in scores.groupby("run", sort=False):
@@ -47,12 +67,16 @@ def format_trec(scores, measures: list[str], integral: set[str], per_topic: bool
         order = {m: i for i, m in enumerate(measures)}
         table = table.assign(order=table["measure"].map(order))
         topics = table[table["topic"] != SUMMARY_TOPIC]
-        if per_topic:
-            for _, rows in topics.groupby("topic", sort=True):
-                lines += _trec_lines(rows.sort_values("order"), integral)
-        lines.append(f"{'runid':<{TREC_NAME_WIDTH}}\t{SUMMARY_TOPIC}\t{run}")
-        lines += _trec_lines(table[table["topic"] == SUMMARY_TOPIC].sort_values("order"), integral)
-    return "\n".join(lines) + "\n"
+        if layout.per_topic:
+            for topic, rows in topics.groupby("topic", sort=True):
+                if layout.answered is None or (run, topic) in layout.answered:
+                    lines += _trec_lines(rows.sort_values("order"), integral)
+        if layout.summary and layout.runid:
+            lines.append(f"{'runid':<{TREC_NAME_WIDTH}}\t{SUMMARY_TOPIC}\t{run}")
+        if layout.summary:
+            summary = table[table["topic"] == SUMMARY_TOPIC].sort_values("order")
+            lines += _trec_lines(summary, integral)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def _trec_lines(rows, integral: set[str]) -> list[str]:
@@ -67,10 +91,20 @@ def run(args: argparse.Namespace) -> int:
     from builder.measures.registry import measures_of, select_measures
     from builder.pipeline import InputError, evaluate_task, read_task, validate_task
 
+    runid = True
     try:
         task = task_of(args, args.qrels, args.runs)
         family = task.kind.family
-        names = select_measures(family, args.measure, task.kind.default_measures)
+        if task.kind.name == "adhoc":
+            request = _trec_request(args, task.options)
+            names, runid = list(request.names), request.runid
+            if request.params.given:
+                options = task.kind.options_model.model_validate(
+                    {**task.options.model_dump(), "parameters": dict(request.params.given)}
+                )
+                task = replace(task, options=options)
+        else:
+            names = select_measures(family, args.measure, task.kind.default_measures)
         inputs = read_task(task)
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
@@ -79,17 +113,56 @@ def run(args: argparse.Namespace) -> int:
     for finding in sort_findings(f for r in inputs.reads for f in r.findings):
         print(finding.format(), file=sys.stderr)
     result = evaluate_task(inputs)
+    code = 1 if inputs.rejected else 0
     if result.evaluation is not None:
         scores = result.evaluation.scores
+        if task.kind.name == "adhoc" and not task.options.complete:
+            scores, empty = _without_empty_runs(scores)
+            for name in empty:
+                # trec_eval stops with exit code 7 on such a run.
+                print(f"appendix evaluate: {name}: no topic with both results and relevance "
+                      "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
+                code = 7
+        layout = TrecLayout(
+            per_topic=args.per_topic, answered=_answered(scores, task.options), runid=runid,
+            summary=not args.no_summary,
+        )  # fmt: skip
         scores = scores[scores["measure"].isin(names)]
         integral = {m.name for m in measures_of(family) if m.aggregation.integral}
-        sys.stdout.write(_render(scores, names, integral, args))
-    return 1 if inputs.rejected else 0
+        sys.stdout.write(_render(scores, names, integral, args, layout))
+    return code
 
 
-def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace) -> str:
+def _trec_request(args: argparse.Namespace, options):
+    from builder.measures.adhoc_profiles import profile_of
+    from builder.measures.trec_request import parse_requests
+
+    return parse_requests(args.measure, trec_10=profile_of(options.profile).new_measures)
+
+
+def _without_empty_runs(scores):
+    """Scores without the runs that answered no judged topic (``num_q`` 0), and their names."""
+    count = scores[(scores["measure"] == "num_q") & (scores["topic"] == SUMMARY_TOPIC)]
+    empty = set(count.loc[count["value"] == 0, "run"])
+    return scores[~scores["run"].isin(empty)], sorted(empty)
+
+
+def _answered(scores, options) -> frozenset[tuple[str, str]] | None:
+    """The (run, topic) trec_eval prints per topic: all of them, but under -c only those the
+    run answered for releases before 10.0."""
+    from builder.measures.adhoc_profiles import profile_of
+
+    if profile_of(getattr(options, "profile", None)).prints_skipped_topics:
+        return None
+    rows = scores[(scores["measure"] == "num_ret") & (scores["value"] > 0)]
+    return frozenset(zip(rows["run"], rows["topic"]))
+
+
+def _render(
+    scores, names: list[str], integral: set[str], args: argparse.Namespace, layout: TrecLayout
+) -> str:
     if args.format == "trec":
-        return format_trec(scores, names, integral, args.per_topic)
+        return format_trec(scores, names, integral, layout)
     if args.format == "json":
         return json.dumps(scores.to_dict(orient="records")) + "\n"
     table = scores[["run", "measure", "topic", "value"]]

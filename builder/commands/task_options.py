@@ -24,8 +24,17 @@ FLAG_OPTIONS = {
     "interpolation": "interpolation",
     "model": "model",
     "corpus": "corpus",
+    "profile": "profile",
+    "judged_only": "judged_only",
+    "collection_size": "collection_size",
 }
-"""argparse destination -> options model field, applied only where the model has the field."""
+"""argparse destination -> options model field; a flag the kind's model lacks is an error
+(it would otherwise be silently ignored)."""
+FLAG_NAMES = {
+    "depth": "-M", "rel_level": "-l", "complete": "-c/--no-complete",
+    "interpolation": "--interpolation", "profile": "--profile", "judged_only": "-J",
+    "collection_size": "-N", "model": "--model", "corpus": "--corpus",
+}  # fmt: skip
 
 
 def add_task_arguments(parser: argparse.ArgumentParser) -> None:
@@ -53,7 +62,19 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--interpolation",
         choices=["exact", "trec_eval_9", "lround"],
-        help="recall cutoff rounding for interpolated precision (exact)",
+        help="recall cutoff rounding for interpolated precision (exact, or the profile's)",
+    )
+    parser.add_argument(
+        "--profile",
+        choices=["8.1", "9.0.8", "9.0.8-float", "10.0"],
+        help="reproduce this trec_eval release (interpolation, score precision, topics printed)",
+    )
+    parser.add_argument(
+        "-J", dest="judged_only", action="store_true", default=None,
+        help="score only the judged documents of each ranking (trec_eval -J)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-N", dest="collection_size", type=int, help="documents in the collection (trec_eval -N)"
     )
     parser.add_argument(
         "--model",
@@ -74,12 +95,19 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def build_options(model: type, args: argparse.Namespace) -> Any:
-    """The kind's options from the flags it understands and every ``-o KEY=VALUE``."""
+    """The kind's options from its flags and every ``-o KEY=VALUE``; ValueError on a flag the
+    kind does not have (``-l`` with ``--task focused``)."""
     values: dict[str, Any] = {}
     for dest, field in FLAG_OPTIONS.items():
         given = getattr(args, dest, None)
-        if given is not None and field in model.model_fields:
-            values[field] = given
+        if given is None:
+            continue
+        if field not in model.model_fields:
+            raise ValueError(
+                f"option {FLAG_NAMES[dest]} does not apply to this task kind; its options: "
+                f"{', '.join(model.model_fields)}"
+            )
+        values[field] = given
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep or key not in model.model_fields:

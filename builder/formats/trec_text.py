@@ -12,6 +12,7 @@ and every malformed line is reported by number. Gzip is detected by its magic by
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,8 +31,9 @@ _COMMENT = re.compile(rb"(?m)^#[^\n]*")
 
 
 def read_bytes(path: Path) -> bytes:
-    """The file's bytes, gunzipped when it starts with the gzip magic number."""
-    data = Path(path).read_bytes()
+    """The file's bytes, gunzipped when it starts with the gzip magic number; ``-`` is the
+    standard input (trec_eval 10.0 reads a run from it)."""
+    data = sys.stdin.buffer.read() if str(path) == "-" else Path(path).read_bytes()
     if data[:2] == GZIP_MAGIC:
         from isal import igzip
 

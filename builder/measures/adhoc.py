@@ -24,16 +24,19 @@ from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
     RPREC_MULTIPLES,
     SUCCESS_CUTOFFS,
     TREC_EVAL_DEFAULT,
-    UTILITY_PARAMS,
 )
+from builder.measures.adhoc_gains import ndcg_with_gains, rbp_measures
+from builder.measures.adhoc_graded import graded_measures
 from builder.measures.adhoc_interpolation import (
-    RECALL_LEVELS,
     Interpolation,
     best_precision_after,
     interpolated_precision,
     recall_cutoffs,
 )
+from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_ranking import UNJUDGED, JudgedRanking
+
+DEFAULT_PARAMS = AdhocParams()
 
 
 class _Cells:
@@ -67,9 +70,16 @@ def _ratio(numerator, denominator) -> np.ndarray:
 
 
 def compute(
-    judged: JudgedRanking, *, rel_level: int, interpolation: Interpolation
+    judged: JudgedRanking,
+    *,
+    rel_level: int,
+    interpolation: Interpolation,
+    params: AdhocParams = DEFAULT_PARAMS,
+    collection_size: int = 0,
 ) -> dict[str, np.ndarray]:
-    """Every per-topic measure on the flat run x topic grid (``JudgedRanking.cell`` order)."""
+    """Every per-topic measure on the flat run x topic grid (``JudgedRanking.cell`` order),
+    named as trec_eval prints them with ``params`` (its ``-m FAMILY.PARAMS``);
+    ``collection_size`` is trec_eval's ``-N`` (utility's d)."""
     cells = _Cells(judged)
     n_cells = judged.num_cells
     rel = judged.rel
@@ -108,47 +118,82 @@ def compute(
 
     best_after = best_precision_after(rel_cell, precision)
     first_index = np.searchsorted(rel_cell, np.arange(n_cells))
-    iprec_sum = np.zeros(n_cells)
-    for level in RECALL_LEVELS:
+
+    def iprec(level: float) -> np.ndarray:
         cut = recall_cutoffs(level, R, interpolation)
-        value = interpolated_precision(best_after, first_index, num_rel_ret, cut)
-        out[f"iprec_at_recall_{level}"] = value
-        iprec_sum += value
-    rel_in_top = {k: cells.count_within(rel_so_far, k) for k in CUTOFFS}
-    for k in CUTOFFS:
-        out[f"P_{k}"] = rel_in_top[k] / k
-    for k in CUTOFFS:
-        out[f"recall_{k}"] = _ratio(rel_in_top[k], R)
+        return interpolated_precision(best_after, first_index, num_rel_ret, cut)
+
+    for level, name in _named(params, "iprec_at_recall", params.double_cutoffs):
+        out[name] = iprec(level)
+
+    def rel_in_top(k: int) -> np.ndarray:
+        return cells.count_within(rel_so_far, k)
+
+    for k, name in _named(params, "P", params.long_cutoffs):
+        out[name] = rel_in_top(k) / k
+    for k, name in _named(params, "recall", params.long_cutoffs):
+        out[name] = _ratio(rel_in_top(k), R)
     out["infAP"] = _ratio(
         per_cell(_infap_terms(rel_rank, rel_count, nonrel_before, unjudged_before)), R
     )
-    out["11pt_avg"] = iprec_sum / len(RECALL_LEVELS)
     out["gm_bpref"] = out["bpref"]
-    for multiple in RPREC_MULTIPLES:
-        cut = np.floor(float(multiple) * R + 0.9).astype(np.int64)
-        out[f"Rprec_mult_{multiple}"] = _ratio(cells.count_within(rel_so_far, cut), cut)
-    out["utility"] = _utility(out["num_ret"], num_rel_ret, R)
+    for multiple, name in _named(params, "Rprec_mult", params.double_cutoffs):
+        cut = _rprec_mult_cutoff(multiple, R)
+        out[name] = _ratio(cells.count_within(rel_so_far, cut), cut)
+    (utility,) = params.names("utility")
+    out[utility] = _utility(
+        out["num_ret"], num_rel_ret, R, params.doubles("utility"), collection_size
+    )
+    levels = params.doubles("11pt_avg")
+    (pt_avg,) = params.names("11pt_avg")
+    out[pt_avg] = sum(iprec(level) for level in levels) / len(levels)
     out["binG"] = _ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
     gains = _Gains(judged, cells.size)
     out["G"] = _g(gains)
-    out.update(_ndcg(judged, gains))
+    (ndcg,) = params.names("ndcg")
+    ndcg_gains = params.pairs("ndcg")
+    out[ndcg] = _ndcg(judged, gains) if not ndcg_gains else ndcg_with_gains(judged, ndcg_gains)
     out["ndcg_rel"] = _ndcg_rel(gains)
     out["Rndcg"] = np.where(R > 0, _rndcg(gains), 0.0)
-    for k in CUTOFFS:
-        out[f"map_cut_{k}"] = _ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
-    for k in CUTOFFS:
-        out[f"relative_P_{k}"] = _ratio(rel_in_top[k], np.minimum(k, R))
-    for k in SUCCESS_CUTOFFS:
-        out[f"success_{k}"] = ((first_rel_rank >= 1) & (first_rel_rank <= k)).astype(np.float64)
+    out.update(_ndcg_cut(judged, gains, _named(params, "ndcg_cut", params.long_cutoffs)))
+    for k, name in _named(params, "map_cut", params.long_cutoffs):
+        out[name] = _ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
+    for k, name in _named(params, "relative_P", params.long_cutoffs):
+        out[name] = _ratio(rel_in_top(k), np.minimum(k, R))
+    for k, name in _named(params, "success", params.long_cutoffs):
+        out[name] = ((first_rel_rank >= 1) & (first_rel_rank <= k)).astype(np.float64)
     set_p = _ratio(num_rel_ret, out["num_ret"])
     set_recall = _ratio(num_rel_ret, R)
     out["set_P"] = set_p
     out["set_relative_P"] = _ratio(num_rel_ret, np.minimum(out["num_ret"], R))
     out["set_recall"] = set_recall
-    out["set_map"] = set_p * set_recall
-    out["set_F"] = _ratio(2 * set_p * set_recall, set_p + set_recall)
+    # One division, as m_set_map.c: the product of the two ratios rounds differently.
+    out["set_map"] = _ratio(num_rel_ret * num_rel_ret, out["num_ret"] * R)
+    (set_f,) = params.names("set_F")
+    out[set_f] = _set_f(set_p, set_recall, params.doubles("set_F")[0])
     out["num_nonrel_judged_ret"] = cells.count_within(nonrel_so_far, cells.size).astype(np.float64)
+    unjudged_so_far = cells.running_count(rel < 0)
+    out.update(rbp_measures(judged, cells.size, params))
+    for k, name in _named(params, "unj", params.long_cutoffs):
+        out[name] = cells.count_within(unjudged_so_far, k) / k
+    out.update(graded_measures(judged, cells.size, params))
     return out
+
+
+def _named(params: AdhocParams, family: str, values) -> list[tuple]:
+    """(parameter value, printed name) pairs of a family with cutoff parameters."""
+    return list(zip(values(family), params.names(family)))
+
+
+def _rprec_mult_cutoff(multiple: float, R: np.ndarray) -> np.ndarray:
+    """(long)(x * R + 0.9), m_Rprec_mult.c (unchanged in 10.0)."""
+    return np.floor(float(multiple) * R + 0.9).astype(np.int64)
+
+
+def _set_f(set_p: np.ndarray, set_recall: np.ndarray, beta: float) -> np.ndarray:
+    """(beta^2 + 1) P R / (beta^2 P + R), m_set_F.c."""
+    b2 = beta * beta
+    return _ratio((b2 + 1.0) * set_p * set_recall, b2 * set_p + set_recall)
 
 
 def _bpref_terms(nonrel_before, num_nonrel, R) -> np.ndarray:
@@ -169,15 +214,15 @@ def _infap_terms(rank, rel_count, nonrel_before, unjudged_before) -> np.ndarray:
     return np.where(j == 0, 1.0, term)
 
 
-def _utility(num_ret, num_rel_ret, R) -> np.ndarray:
-    """p1*a + p2*b + p3*c + p4*d over the retrieved/relevant contingency table, with
-    trec_eval's default p = (1, -1, 0, 0) and no collection size (-N 0) (m_utility.c)."""
-    p1, p2, p3, p4 = UTILITY_PARAMS
+def _utility(num_ret, num_rel_ret, R, coefficients, collection_size: int) -> np.ndarray:
+    """p1*a + p2*b + p3*c + p4*d over the retrieved/relevant contingency table; trec_eval's
+    default p = (1, -1, 0, 0); d uses the collection size N (-N, 0 by default) (m_utility.c)."""
+    p1, p2, p3, p4 = (list(coefficients) + [0.0] * 4)[:4]
     return (
         p1 * num_rel_ret
         + p2 * (num_ret - num_rel_ret)
         + p3 * (R - num_rel_ret)
-        + p4 * (0 + num_rel_ret - num_ret - R)
+        + p4 * (collection_size + num_rel_ret - num_ret - R)
     )
 
 
@@ -323,21 +368,26 @@ def _dcg_at(gains: _Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.where(found, gains.dcg_so_far[safe] if len(keys) else 0.0, 0.0)
 
 
-def _ndcg(judged: JudgedRanking, gains: _Gains) -> dict[str, np.ndarray]:
-    """nDCG and nDCG at cutoffs; gains are the relevance values (m_ndcg.c, m_ndcg_cut.c)."""
+def _ndcg(judged: JudgedRanking, gains: _Gains) -> np.ndarray:
+    """nDCG; gains are the relevance values (m_ndcg.c)."""
+    ideal_total = np.bincount(
+        gains.ideal_topic, weights=gains.ideal_discounted, minlength=len(judged.topics)
+    )
+    return _ratio(gains.dcg(), ideal_total[judged.topic_of_cell()])
+
+
+def _ndcg_cut(judged: JudgedRanking, gains: _Gains, named) -> dict[str, np.ndarray]:
+    """nDCG over the first k documents, per (k, name) of ``named`` (m_ndcg_cut.c)."""
     cell, rank, discounted = gains.cell, gains.rank, gains.discounted
     position, ideal_discounted = gains.position, gains.ideal_discounted
     ideal_topic = gains.ideal_topic
     topic = judged.topic_of_cell()
     n_topics, n_cells = len(judged.topics), judged.num_cells
     out = {}
-    ideal_total = np.bincount(ideal_topic, weights=ideal_discounted, minlength=n_topics)
-    dcg = gains.dcg()
-    out["ndcg"] = _ratio(dcg, ideal_total[topic])
-    for k in CUTOFFS:
+    for k, name in named:
         top = position < k
         ideal_k = np.bincount(ideal_topic[top], weights=ideal_discounted[top], minlength=n_topics)
         within = rank <= k
         dcg_k = np.bincount(cell[within], weights=discounted[within], minlength=n_cells)
-        out[f"ndcg_cut_{k}"] = _ratio(dcg_k, ideal_k[topic])
+        out[name] = _ratio(dcg_k, ideal_k[topic])
     return out

@@ -11,17 +11,19 @@ relevance of the first documents), not a number.
 from __future__ import annotations
 
 from builder.measures.adhoc_interpolation import RECALL_LEVELS
+from builder.measures.adhoc_params import AT_CUTOFFS, CUTOFFS, LONG_CUTOFFS, RBP_PERSISTENCE
 from builder.measures.registry import Aggregation, Measure, register
 
 FAMILY = "adhoc"
-CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-SUCCESS_CUTOFFS = (1, 5, 10)
+SUCCESS_CUTOFFS = LONG_CUTOFFS["success"]
+UNJ_CUTOFFS = LONG_CUTOFFS["unj"]
 RPREC_MULTIPLES = tuple(f"{i / 5:.2f}" for i in range(1, 11))
 INFAP_EPSILON = 0.00001
 UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 """utility's default coefficients p1..p4 (``m_utility.c``)."""
 
 TREC_EVAL = "trec_eval 9.0.8"
+TREC_EVAL_10 = "trec_eval 10.0"
 SEED_004 = "seed 004 (lecture on precision/recall and TREC appendix pages)"
 INTERPOLATION_DIFFERS = (
     "Cutoff c = ceil(x*R) exactly (trec_eval 8.1, NIST appendices); trec_eval 9.0.8 uses "
@@ -36,7 +38,13 @@ def _declare(name: str, description: str, source: str = TREC_EVAL, **fields) -> 
 
 _declare("num_q", "Number of topics averaged over.", aggregation=Aggregation.COUNT)
 _declare("num_ret", "Documents retrieved (after the depth cut).", aggregation=Aggregation.SUM)
-_declare("num_rel", "Relevant documents in the qrels (relevance >= level).", aggregation=Aggregation.SUM)
+_declare(
+    "num_rel",
+    "Relevant documents in the qrels (relevance >= level).",
+    aggregation=Aggregation.SUM,
+    differs="As trec_eval, the summary under -c counts every qrels line of grade > 0, "
+    "whatever the level -l (the per-topic rows use the level).",
+)
 _declare("num_rel_ret", "Relevant documents retrieved.", aggregation=Aggregation.SUM)
 _declare(
     "map",
@@ -183,7 +191,11 @@ _declare(
     f"{TREC_EVAL} m_set_rel_P.c",
 )
 _declare("set_recall", "Relevant retrieved / R.", f"{TREC_EVAL} m_set_recall.c")
-_declare("set_map", "set_P x set_recall.", f"{TREC_EVAL} m_set_map.c")
+_declare(
+    "set_map",
+    "set_P x set_recall, computed as one division: relevant retrieved^2 / (retrieved x R).",
+    f"{TREC_EVAL} m_set_map.c",
+)
 _declare(
     "set_F",
     "Harmonic mean of set_P and set_recall (beta = 1).",
@@ -196,6 +208,61 @@ _declare(
     f"{TREC_EVAL} m_num_nonrel_judged_ret.c",
     aggregation=Aggregation.SUM,
 )
+_declare(
+    "rbp",
+    "Rank-biased precision: (1 - p) x sum over ranks i of gain(i) x p^(i-1), persistence "
+    "p = 0.9; gains are relevance levels, divided by the topic's highest level when it "
+    "exceeds 1.",
+    f"Moffat & Zobel, ACM TOIS 2008; {TREC_EVAL_10} m_rbp.c",
+    params={"p": RBP_PERSISTENCE},
+)
+_declare(
+    "rbp_resid",
+    "RBP's residual: how much rbp could rise if every unjudged retrieved document were "
+    "relevant, p^N + (1 - p) x sum over unjudged ranks i of p^(i-1); 0 when none is unjudged.",
+    f"Moffat & Zobel, ACM TOIS 2008; {TREC_EVAL_10} m_rbp_resid.c",
+    params={"p": RBP_PERSISTENCE},
+)
+for _k in UNJ_CUTOFFS:
+    _declare(
+        f"unj_{_k}",
+        f"Fraction of the first {_k} documents not judged (missing ranks count as judged).",
+        f"{TREC_EVAL_10} m_unjudged.c",
+        params={"cutoff": _k},
+        higher_is_better=False,
+    )
+GDEVAL = "gdeval.pl 1.2a (TREC Web track)"
+for _k in AT_CUTOFFS["err@"]:
+    _declare(
+        f"err@{_k}",
+        f"Expected reciprocal rank over the first {_k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
+        "R_i = (2^grade - 1) / 16, grades capped at 4.",
+        f"Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, eq. 4; {GDEVAL}",
+        params={"cutoff": _k},
+    )
+for _k in AT_CUTOFFS["nerr@"]:
+    _declare(
+        f"nerr@{_k}",
+        f"err@{_k} divided by the err@{_k} of the ideal ranking (judged grades, best first).",
+        "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, normalised by the ideal ranking",
+        params={"cutoff": _k},
+    )
+for _k in AT_CUTOFFS["ndcg@"]:
+    _declare(
+        f"ndcg@{_k}",
+        f"nDCG over the first {_k} with exponential gains (2^grade - 1) / log(rank + 1), as "
+        "gdeval computes it (grades capped at 4).",
+        f"Burges et al., ICML 2005; {GDEVAL}",
+        params={"cutoff": _k},
+    )
+for _k in AT_CUTOFFS["judged@"]:
+    _declare(
+        f"judged@{_k}",
+        f"Fraction of the first min({_k}, retrieved) documents listed in the qrels (score ties "
+        "broken by docno ascending, as ir_measures does).",
+        "ir_measures Judged@k (MacAvaney et al.; OpenNIR)",
+        params={"cutoff": _k},
+    )
 
 TREC_EVAL_DEFAULT: tuple[str, ...] = (
     "num_q",

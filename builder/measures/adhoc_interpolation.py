@@ -15,7 +15,7 @@ for R relevant documents; 0 when the run retrieves fewer than c relevant documen
 
 from __future__ import annotations
 
-import math
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
@@ -27,15 +27,18 @@ RECALL_LEVELS: tuple[str, ...] = tuple(f"{i / 10:.2f}" for i in range(11))
 """The eleven standard recall levels, as trec_eval prints them."""
 
 
-def recall_cutoffs(level: str, num_rel: np.ndarray, interpolation: Interpolation) -> np.ndarray:
-    """The number c of relevant documents that recall ``level`` stands for, per topic."""
+def recall_cutoffs(
+    level: str | float, num_rel: np.ndarray, interpolation: Interpolation
+) -> np.ndarray:
+    """The number c of relevant documents that recall ``level`` stands for, per topic.
+
+    ``exact`` reads the level as the decimal it is written as (0.1 is one tenth, not the
+    double nearest to it), so ceil is taken in integers."""
     x = float(level)
     num_rel = np.asarray(num_rel, dtype=np.int64)
     if interpolation == "exact":
-        tenths = round(x * 10)
-        if not math.isclose(tenths, x * 10):
-            raise ValueError(f"exact interpolation needs recall levels in tenths, got {level}")
-        return -((-tenths * num_rel) // 10)
+        fraction = Fraction(str(level)).limit_denominator(10**9)
+        return -((-fraction.numerator * num_rel) // fraction.denominator)
     if interpolation == "trec_eval_9":
         return np.floor(x * num_rel.astype(np.float64) + 0.9).astype(np.int64)
     if interpolation == "lround":

@@ -13,7 +13,7 @@ it, or ``UNJUDGED`` when the qrels give it a negative relevance (in the pool, no
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import pairwise
 
 import numpy as np
@@ -46,6 +46,8 @@ class JudgedRanking:
     ideal_start: np.ndarray
     row: np.ndarray | None = None
     """With ``keep_rows``: the row of the run table behind each ranked row (ties analysis)."""
+    tied: np.ndarray | None = None
+    """Per row: its score equals the previous row's of the same cell (a tie broken by docno)."""
 
     @property
     def num_cells(self) -> int:
@@ -234,15 +236,17 @@ def judge_rankings(
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
     order = ranking_order(cell, score, run_doc)
-    cell, run_doc = cell[order], run_doc[order]
+    cell, run_doc, score = cell[order], run_doc[order], score[order]
     row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
     del order
+    tied = np.r_[False, (cell[1:] == cell[:-1]) & (score[1:] == score[:-1])]
+    del score
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(cell)])
     rank = np.arange(1, len(cell) + 1, dtype=np.int32) - np.repeat(starts.astype(np.int32), sizes)
     within = rank <= depth
     if not within.all():
-        cell, run_doc, rank = cell[within], run_doc[within], rank[within]
+        cell, run_doc, rank, tied = cell[within], run_doc[within], rank[within], tied[within]
         row = row[within] if row is not None else None
 
     qrels_topic = _codes_in(qrels["topic"], topics)
@@ -271,6 +275,7 @@ def judge_rankings(
         ideal_gains=ideal_gains,
         ideal_start=ideal_start,
         row=row,
+        tied=tied,
     )
 
 
@@ -292,3 +297,20 @@ def qrels_counts(
     ideal_counts = np.bincount(qrels_topic[positive], minlength=n_topics)
     ideal_start = np.r_[0, np.cumsum(ideal_counts)]
     return num_rel.astype(np.int64), num_nonrel.astype(np.int64), ideal_gains, ideal_start
+
+
+def judged_only(judged: JudgedRanking) -> JudgedRanking:
+    """The rankings without their unjudged documents (not in the qrels, or judged negative),
+    ranks renumbered: trec_eval's ``-J`` (form_res_rels.c, ties keep their docno order)."""
+    keep = judged.rel >= 0
+    cell = judged.cell[keep]
+    starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
+    sizes = np.diff(np.r_[starts, len(cell)])
+    rank = np.arange(1, len(cell) + 1, dtype=np.int32) - np.repeat(starts.astype(np.int32), sizes)
+    tied = None
+    if judged.tied is not None:
+        # Ties are between the documents kept: a tie group of the whole ranking, renumbered.
+        group = np.cumsum(~judged.tied)[keep]
+        tied = np.r_[False, (group[1:] == group[:-1]) & (cell[1:] == cell[:-1])][: len(cell)]
+    row = judged.row[keep] if judged.row is not None else None
+    return replace(judged, cell=cell, rank=rank, rel=judged.rel[keep], tied=tied, row=row)

@@ -36,6 +36,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     reference_best = summary[iprec].max().to_numpy() if iprec else []
     curves = analysis.extras.get("uninterpolated_precision")
     per_topic = per_topic_values(analysis, runs, [m for m, _ in PER_TOPIC_COLUMNS])
+    by_run, negatives = _curve_points(analysis, runs)
     median = _over_topics(analysis.median, "map", analysis.topics)
     best = _over_topics(analysis.best, "map", analysis.topics)
     pages = []
@@ -74,10 +75,48 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         if "map" in have:
             page.figures.append(plots.difference_from_median(
                 run, analysis.topics, rows["map"] - median, "average precision"))
+        page.figures += topic_curves(run, by_run.get(run), negatives)
         page.context = {"run": run, "meta": meta, "rank": position + 1,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
+
+
+def _curve_points(analysis: SiteTask, runs: list[str]) -> tuple[dict, str]:
+    """The kind's per-topic curve points of ``runs``, per run, and what fallout divides by."""
+    if "curve_points" not in analysis.extras:
+        return {}, ""
+    points = analysis.extras["curve_points"]
+    points = points[points["run"].isin(runs)]
+    size = getattr(analysis.spec.options, "collection_size", 0)
+    negatives = (f"of the collection's {size} documents less the relevant" if size else
+                 "of the judged non-relevant documents; no collection size given")
+    return {run: frame for run, frame in points.groupby("run", observed=True, sort=False)}, negatives
+
+
+def topic_curves(run: str, points: pd.DataFrame | None, negatives: str) -> list:
+    """The uninterpolated precision-recall curve and the ROC curve of each topic of a run
+    (points from ``builder.measures.adhoc_curves``), each with a topic menu."""
+    if points is None or points.empty:
+        return []
+    pr, roc = [], []
+    for topic, frame in points.groupby("topic", observed=True, sort=True):
+        relevant = frame[frame["point"] == "relevant"]
+        if len(relevant):
+            pr.append((str(topic), relevant["recall"].tolist(), relevant["precision"].tolist()))
+        corners = frame[frame["fallout"].notna()]
+        if len(corners):
+            roc.append((str(topic), [0.0, *corners["fallout"]], [0.0, *corners["recall"]]))
+    figures = []
+    if pr:
+        figures.append(plots.per_topic_curve(
+            "figure-uninterpolated-topic", run, pr, "Recall", "Precision", "linear",
+            "; a marker at each relevant document retrieved"))
+    if roc:
+        figures.append(plots.per_topic_curve(
+            "figure-roc-topic", run, roc, f"False-positive rate (fallout, {negatives})",
+            "True-positive rate (recall)", "hv"))
+    return figures
 
 
 def per_topic_values(analysis: SiteTask, runs: list[str],

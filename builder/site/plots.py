@@ -66,6 +66,28 @@ def recall_precision(run: str, levels: Sequence[float], precision: Sequence[floa
     return Figure("figure-recall-precision", label, data, layout)
 
 
+def per_topic_curve(figure_id: str, run: str, curves: Sequence[tuple[str, list, list]],
+                    x_title: str, y_title: str, shape: str, note: str = "") -> Figure:
+    """One curve per topic, ``curves`` = (topic, x, y), shown one at a time: a topic menu
+    (plotly's own dropdown) swaps the single trace's points, so no data is repeated."""
+    first = curves[0]
+    data = [{"type": "scatter", "mode": "lines+markers", "name": f"topic {first[0]}",
+             "x": _round(first[1]), "y": _round(first[2]),
+             "line": {"color": RUN_COLOUR, "width": 2, "shape": shape}}]
+    buttons = [{"label": topic, "method": "restyle",
+                "args": [{"x": [_round(x)], "y": [_round(y)], "name": f"topic {topic}"}]}
+               for topic, x, y in curves]
+    layout = _layout(x_title, y_title, showlegend=False)
+    layout["xaxis"]["range"] = [0, 1.0]
+    layout["yaxis"]["range"] = [0, 1.02]
+    layout["updatemenus"] = [{"buttons": buttons, "direction": "down", "x": 1.0, "y": 1.12,
+                              "xanchor": "right", "yanchor": "bottom", "showactive": True}]
+    layout["margin"] = {**layout["margin"], "t": 50}
+    label = (f"{y_title} against {x_title} of run {run}, one topic at a time (topic menu at the "
+             f"top right){note}.")
+    return Figure(figure_id, label, data, layout)
+
+
 def values_at_cutoffs(figure_id: str, run: str, cutoffs: Sequence[int], values: Sequence[float],
                       median: Sequence[float], best: Sequence[float], measure: str) -> Figure:
     """A measure at rank cut-offs (gP[r], gR[r] ...) with the task's median and best per cut-off.

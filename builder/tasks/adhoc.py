@@ -14,18 +14,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from builder.formats.trec_qrels import read_trec_qrels
 from builder.formats.trec_run import read_trec_run
 from builder.measures import adhoc as measures
-from builder.measures.adhoc_curves import RECALL_AXIS, uninterpolated_precision
+from builder.measures.adhoc_curves import RECALL_AXIS, curve_points, uninterpolated_precision
 from builder.measures.adhoc_interpolation import Interpolation
-from builder.measures.adhoc_ranking import judge_rankings
+from builder.measures.adhoc_params import AdhocParams
+from builder.measures.adhoc_profiles import ProfileName, profile_of
+from builder.measures.adhoc_ranking import judge_rankings, judged_only
 from builder.measures.registry import Aggregation, measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
@@ -46,8 +49,43 @@ class AdhocOptions(BaseModel):
         True, description="Average over all qrels topics, missing ones scoring 0 (-c)."
     )
     interpolation: Interpolation = Field(
-        "exact", description="Recall cutoff rounding: exact ceil, trec_eval_9 or lround (10.0)."
+        "exact",
+        description="Recall cutoff rounding: exact ceil, trec_eval_9 or lround (10.0); "
+        "set by the profile unless given.",
     )
+    profile: ProfileName | None = Field(
+        None,
+        description="The trec_eval release reproduced: 8.1, 9.0.8, 9.0.8-float or 10.0 "
+        "(interpolation, score precision, topics printed); none = the appendices' rules.",
+    )
+    parameters: dict[str, str] = Field(
+        default_factory=dict,
+        description="trec_eval measure parameters per family, e.g. {P: '5,7', rbp: 'p=0.95'}.",
+    )
+    judged_only: bool = Field(
+        False, description="Drop unjudged documents from each ranking before scoring (-J)."
+    )
+    collection_size: int = Field(
+        0, ge=0, description="Documents in the collection (-N): utility's d, the ROC curve."
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profile_interpolation(cls, values: Any) -> Any:
+        """A profile sets the interpolation unless it is given too."""
+        if isinstance(values, dict) and values.get("profile") and "interpolation" not in values:
+            values = {**values, "interpolation": profile_of(values["profile"]).interpolation}
+        return values
+
+    @field_validator("parameters")
+    @classmethod
+    def _known_parameters(cls, given: dict[str, str]) -> dict[str, str]:
+        AdhocParams.of(given)
+        return given
+
+    @property
+    def measure_params(self) -> AdhocParams:
+        return AdhocParams.of(self.parameters)
 
 
 def read_run_files(
@@ -96,12 +134,20 @@ def validate_runs(
 
 def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> Evaluation:
     """Score the concatenated accepted runs; rows per run x topic, then topic ``all``."""
+    if profile_of(options.profile).single_precision:
+        runs = runs.assign(score=runs["score"].to_numpy(np.float64).astype(np.float32))
     judged = judge_rankings(runs, qrels, depth=options.depth, rel_level=options.rel_level)
+    present = judged.per_cell() > 0  # before -J, which may empty a ranking trec_eval still scores
+    if options.judged_only:
+        judged = judged_only(judged)
     values = measures.compute(
-        judged, rel_level=options.rel_level, interpolation=options.interpolation
+        judged,
+        rel_level=options.rel_level,
+        interpolation=options.interpolation,
+        params=options.measure_params,
+        collection_size=options.collection_size,
     )
     n_runs, n_topics = len(judged.runs), len(judged.topics)
-    present = judged.per_cell() > 0
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
@@ -110,14 +156,20 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
     cell_run = run_of_cell[evaluated]
     summary_topic = np.full(n_runs, n_topics)  # the code of SUMMARY_TOPIC
     runs_of, topics_of, values_of, rows_per_measure = [], [], [], []
-    measure_names = [measure.name for measure in measures_of(measures.FAMILY)]
-    for measure in measures_of(measures.FAMILY):
-        name, how = measure.name, measure.aggregation
+    declared = {measure.name: measure for measure in measures_of(measures.FAMILY)}
+    measure_names = ["num_q", *values]
+    for name in measure_names:
+        # A parameterised name (P_7, ndcg_1=3) is a mean, as every family with parameters.
+        how = declared[name].aggregation if name in declared else Aggregation.MEAN
         if how is Aggregation.COUNT:
             total = num_q
         else:
             terms = np.where(evaluated, how.terms(values[name]), 0.0)
             total = np.bincount(run_of_cell, weights=terms, minlength=n_runs)
+        if name == "num_rel" and options.complete:
+            # trec_eval's summary under -c (m_num_rel.c): the qrels lines of grade > 0 of
+            # every topic, whatever the level -l sets for the per-topic rows.
+            total = np.full(n_runs, float(len(judged.ideal_gains)))
         if how.per_topic:
             runs_of.append(cell_run)
             topics_of.append(cell_topic)
@@ -141,6 +193,7 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
         "uninterpolated_precision": lambda: pd.DataFrame(
             uninterpolated_precision(extras["relevant_points"], judged.runs, num_q),
             index=list(judged.runs), columns=RECALL_AXIS),
+        "curve_points": lambda: curve_points(judged, options.rel_level, options.collection_size),
     })
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 

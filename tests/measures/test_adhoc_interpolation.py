@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from builder.measures.adhoc_interpolation import RECALL_LEVELS, recall_cutoffs
 
@@ -30,6 +29,7 @@ def test_lround_rounds_to_nearest():
     assert cutoff("0.50", 5, "lround") == 3
 
 
-def test_exact_refuses_levels_that_are_not_tenths():
-    with pytest.raises(ValueError):
-        recall_cutoffs("0.25", np.array([4]), "exact")
+def test_exact_reads_any_level_as_the_decimal_written():
+    # ceil(0.25 * 5) = 2, ceil(0.25 * 4) = 1, ceil(0.7 * 10) = 7
+    assert recall_cutoffs(0.25, np.array([5, 4]), "exact").tolist() == [2, 1]
+    assert recall_cutoffs(0.7, np.array([10]), "exact").tolist() == [7]

@@ -59,12 +59,30 @@ def campaign(request, shared_data):
         "trec_eval_9": KIND.evaluate(qrels, runs, AdhocOptions(interpolation="trec_eval_9")).scores,
         "exact": KIND.evaluate(qrels, runs, AdhocOptions()).scores,
         "exact_float32": KIND.evaluate(qrels, single, AdhocOptions()).scores,
+        "10.0": KIND.evaluate(qrels, runs, AdhocOptions(profile="10.0")).scores,
     }
+
+
+def test_every_value_equals_trec_eval_10(campaign):
+    """``--profile 10.0``: every numeric row of trec_eval 10.0's ``-m all_trec`` table, rbp,
+    rbp_resid and unj_* included, and no row it does not print."""
+    ref = reference(campaign["folder"] / "trec_eval_10.0.q.c.M1000.tsv.gz")
+    numeric = ref[~ref["measure"].isin(["runid", "relstring"])]
+    ours = campaign["10.0"]
+    ours = ours[~ours["measure"].str.contains("@")]  # beyond trec_eval: see test_gdeval
+    assert {"rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"} <= set(ours["measure"])
+    assert set(numeric["measure"]) <= set(ours["measure"])
+    assert disagreements(ours, numeric).empty
+    assert set(zip(ours["run"], ours["measure"], ours["topic"])) <= set(
+        zip(numeric["run"], numeric["measure"], numeric["topic"])
+    )
 
 
 def test_every_value_equals_trec_eval_9(campaign):
     ref = reference(campaign["folder"] / "trec_eval_9.0.8.q.c.M1000.tsv.gz")
     ours = campaign["trec_eval_9"]
+    # Measures new in trec_eval 10.0 are checked against its table.
+    ours = ours[~ours["measure"].isin(["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"])]
     assert disagreements(ours, ref).empty
     # ... and we score exactly the (run, topic, measure) rows trec_eval prints.
     ref_keys = set(zip(ref["run"], ref["measure"], ref["topic"]))

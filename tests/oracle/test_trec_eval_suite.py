@@ -58,3 +58,21 @@ def test_lines_reproduced(capsys, shared_data, expected, command):
     changed = [g for g, e in zip(got, exact) if g != e]
     assert len(exact) == len(got)
     assert all(line.startswith(INTERPOLATED) for line in changed)
+
+
+MEAS_PARAMS = [
+    "-q", "-miprec_at_recall..10,.20,.25,.75,.50", "-m", "P.5,7,3", "-m", "recall.20,2000",
+    "-m", "Rprec_mult.5.0,0.2,0.35", "-mutility.2,-1,0,0", "-m", "11pt_avg..25,.5,.75",
+    "-mndcg.1=3,2=9,4=4.5", "-mndcg_cut.10,20,23.4", "-msuccess.2,5,20",
+]  # fmt: skip
+
+
+def test_measure_parameters_reproduced_line_for_line(capsys, shared_data):
+    """trec_eval's own ``out.test.meas_params``: every line, in order, nothing more."""
+    folder = shared_data / "trec_eval_tests"
+    code = main(
+        ["evaluate", "--profile", "10.0", *MEAS_PARAMS,
+         str(folder / "qrels.test"), str(folder / "results.test")]
+    )  # fmt: skip
+    assert code == 0
+    assert capsys.readouterr().out == (folder / "out.test.meas_params").read_text()

@@ -1,0 +1,74 @@
+"""Profiles: the rules that differ between releases of trec_eval, set at once by a version.
+
+Without a profile the site uses the NIST appendices' definitions: interpolated precision with
+the exact cutoff ceil(x * R), scores read in double precision. A profile reproduces one release:
+
+| profile       | recall cutoff (interpolation) | scores read as | ``-c -q`` prints topics without results | ``all_trec`` has rbp, unj |
+|---------------|-------------------------------|----------------|------------------------------------------|---------------------------|
+| ``8.1``       | ceil(x * R), exact            | float          | no                                       | no                        |
+| ``9.0.8``     | (long)(x * R + 0.9)           | double         | no                                       | no                        |
+| ``9.0.8-float`` | (long)(x * R + 0.9)         | float          | no                                       | no                        |
+| ``10.0``      | lround(x * R)                 | double         | yes                                      | yes                       |
+
+``9.0.8`` is the release tagged ``trec_eval-9.0.8`` (2023); ``9.0.8-float`` the older tag
+``v9.0.8`` (2020), which like 8.1 stored scores as C ``float``: scores equal in single
+precision tie, and ties are broken by docno. Every release reads ``#`` lines as comments here
+(10.0 does; the older ones would stop on them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from builder.measures.adhoc_interpolation import Interpolation
+
+ProfileName = Literal["8.1", "9.0.8", "9.0.8-float", "10.0"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What a trec_eval release does differently from the others."""
+
+    interpolation: Interpolation
+    single_precision: bool
+    prints_skipped_topics: bool
+    new_measures: bool
+    """rbp, rbp_resid and unj_* are in ``all_trec`` (10.0)."""
+
+
+PROFILES: dict[str, Profile] = {
+    "8.1": Profile("exact", True, False, False),
+    "9.0.8": Profile("trec_eval_9", False, False, False),
+    "9.0.8-float": Profile("trec_eval_9", True, False, False),
+    "10.0": Profile("lround", False, True, True),
+}
+DEFAULT = Profile("exact", False, True, True)
+"""No profile: the appendices' exact interpolation, double scores, every measure."""
+TREC_10_MEASURES = ("rbp", "rbp_resid", "unj")
+
+
+def profile_of(name: str | None) -> Profile:
+    return DEFAULT if name is None else PROFILES[name]
+
+
+def describe(name: str | None) -> str:
+    """One sentence for the measures page: which rules the scores follow."""
+    if name is None:
+        return (
+            "Scores follow the NIST appendices: interpolated precision at recall x uses the "
+            "exact cutoff ceil(x*R); run scores are read in double precision."
+        )
+    profile = PROFILES[name]
+    rounding = {
+        "exact": "ceil(x*R)",
+        "trec_eval_9": "(long)(x*R + 0.9)",
+        "lround": "lround(x*R)",
+    }[profile.interpolation]
+    precision = "single (C float)" if profile.single_precision else "double"
+    return (
+        f"Scores follow trec_eval {name.removesuffix('-float')}"
+        f"{' as released in 2020 (scores read as float)' if name.endswith('-float') else ''}: "
+        f"interpolated precision at recall x uses the cutoff {rounding}; run scores are read "
+        f"in {precision} precision."
+    )

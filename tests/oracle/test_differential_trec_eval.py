@@ -1,0 +1,85 @@
+"""Differential: ``appendix evaluate --profile 10.0`` against trec_eval 10.0 itself, built from
+``../shared/tools`` in a temporary folder, on random qrels and runs full of corners (ties,
+scores equal only in single precision, grades -1..3, topics missing on either side, depth cuts,
+``-l 2``, ``-J``, ``-N``). Every line trec_eval prints (``-q -m all_trec``) must be ours, in
+its order; ``benchmarks/agreement_trec_eval.py`` runs thousands of cases and counts by measure.
+
+trec_eval 10.0 stops (exit 4) without ``-c`` when a qrels topic has no results, a regression
+of 10.0 (9.0.8 leaves the topic out); the cases without ``-c`` give every qrels topic results.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from builder.cli import main
+from tests.oracle.official import build_trec_eval, trec_eval_rows
+
+TOPICS = ["1", "2", "10"]
+DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d10", "d11", "D1", "doc-7", "a", "zz9"]
+SCORES = [1.0, 2.0, 0.5, 1.0000000001, 1.0000000002, -3.25, 1e-7, 12.0]
+"""Few values, so ties are frequent; two equal in single precision only."""
+
+
+@st.composite
+def campaigns(draw):
+    complete = draw(st.booleans())
+    qrels_topics = draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=3, unique=True))
+    run_topics = set(draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=3, unique=True)))
+    if not complete:
+        run_topics |= set(qrels_topics)
+    qrels, run = [], []
+    for topic in qrels_topics:
+        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=10, unique=True))
+        grades = [draw(st.integers(-1, 3)) for _ in docs]
+        grades[0] = max(grades[0], 0)  # a topic judged only negatively crashes trec_eval
+        qrels += [f"{topic} 0 {doc} {grade}" for doc, grade in zip(docs, grades)]
+    for topic in sorted(run_topics):
+        docs = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=12, unique=True))
+        run += [f"{topic} Q0 {doc} {i} {draw(st.sampled_from(SCORES))!r} r"
+                for i, doc in enumerate(docs, 1)]  # fmt: skip
+    flags = ["-q", "-m", "all_trec"] + (["-c"] if complete else [])
+    flags += draw(st.sampled_from([[], ["-M", "3"], ["-M", "5"]]))
+    flags += draw(st.sampled_from([[], ["-l", "2"]]))
+    flags += draw(st.sampled_from([[], [], ["-J"], ["-N", "40"]]))
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", flags
+
+
+@pytest.fixture(scope="module")
+def trec_eval_10(tmp_path_factory):
+    try:
+        return build_trec_eval("10.0", tmp_path_factory.mktemp("trec_eval"))
+    except FileNotFoundError as missing:
+        pytest.fail(str(missing))
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(case=campaigns())
+def test_every_line_equals_trec_eval_10(trec_eval_10, tmp_path, capsys, case):
+    qrels_text, run_text, flags = case
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    code, theirs = trec_eval_rows(trec_eval_10, flags, qrels, run)
+    capsys.readouterr()
+    # Our evaluate averages over every qrels topic unless told otherwise (trec_eval needs -c).
+    ours_flags = flags if "-c" in flags else [*flags, "--no-complete"]
+    ours_code = main(["evaluate", "--profile", "10.0", *ours_flags, str(qrels), str(run)])
+    out = capsys.readouterr().out
+    ours = [tuple(field.strip() for field in line.split("\t")) for line in out.splitlines()]
+    if code == 7:  # no topic of the run judged
+        assert ours_code == 7 and ours == []
+        return
+    assert code == 0
+    theirs = [row for row in theirs if row[0] != "relstring"]
+    # With -J, a ranking left without documents gives trec_eval 0/0: "-nan" for
+    # iprec_at_recall and 11pt_avg, and a "-nan" mean; we print 0 (see the measures page).
+    nan = {(m, t) for m, t, v in theirs if v.strip().endswith("nan")}
+    nan |= {(m, "all") for m, _ in nan}
+    assert [row for row in ours if row[:2] not in nan] == [
+        row for row in theirs if row[:2] not in nan
+    ], (qrels_text, run_text, flags)
