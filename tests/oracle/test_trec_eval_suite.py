@@ -33,6 +33,8 @@ def ours(capsys, folder, flags, qrels, results, interpolation):
         [
             "evaluate",
             *flags,
+            # trec_eval averages over the run's topics unless -c; our evaluate, over all.
+            *([] if "-c" in flags else ["--no-complete"]),
             "--interpolation",
             interpolation,
             str(folder / qrels),
