@@ -83,6 +83,7 @@ def test_every_value_equals_trec_eval_9(campaign):
     ours = campaign["trec_eval_9"]
     # Measures new in trec_eval 10.0 are checked against its table.
     ours = ours[~ours["measure"].isin(["rbp", "rbp_resid", "unj_5", "unj_10", "unj_20"])]
+    ours = ours[~ours["measure"].str.contains("@")]  # beyond trec_eval: see test_gdeval
     assert disagreements(ours, ref).empty
     # ... and we score exactly the (run, topic, measure) rows trec_eval prints.
     ref_keys = set(zip(ref["run"], ref["measure"], ref["topic"]))
