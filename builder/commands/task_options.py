@@ -113,8 +113,41 @@ def build_options(model: type, args: argparse.Namespace) -> Any:
         if not sep or key not in model.model_fields:
             known = ", ".join(model.model_fields)
             raise ValueError(f"bad option {item!r}: expected KEY=VALUE with KEY one of {known}")
-        values[key] = value
-    return model.model_validate(values)
+        values[key] = _option_value(model.model_fields[key].annotation, value)
+    from pydantic import ValidationError
+
+    try:
+        return model.model_validate(values)
+    except ValidationError as invalid:  # one line per problem, not pydantic's dump
+        raise ValueError(_readable(invalid)) from None
+
+
+def _option_value(annotation: Any, value: str) -> Any:
+    """``-o ranks=1,5`` as a list for a tuple or list option, ``-o parameters={...}`` as JSON
+    for a mapping; other values as given (pydantic converts them)."""
+    import json
+    import typing
+
+    origin = typing.get_origin(annotation)
+    if origin in (tuple, list):
+        return [item.strip() for item in value.split(",") if item.strip()]
+    if origin is dict:
+        try:
+            return json.loads(value)
+        except json.JSONDecodeError as bad:
+            raise ValueError(f"bad option value {value!r}: expected a JSON object") from bad
+    return value
+
+
+def _readable(invalid) -> str:
+    """``option -M (depth): Input should be greater than or equal to 1`` per problem."""
+    flags = {field: FLAG_NAMES[dest] for dest, field in FLAG_OPTIONS.items()}
+    problems = []
+    for error in invalid.errors():
+        field = str(error["loc"][0]) if error["loc"] else ""
+        name = f"{flags[field]} ({field})" if field in flags else field
+        problems.append(f"option {name}: {error['msg']}")
+    return "; ".join(problems)
 
 
 def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:

@@ -48,6 +48,15 @@ DEFAULT = Profile("exact", False, True, True)
 TREC_10_MEASURES = ("rbp", "rbp_resid", "unj")
 
 
+STRICT_READING = (
+    "Run and qrels files are read strictly: a score such as 1.5abc, . or 0x1A, or a relevance "
+    "such as abc, is an error naming its file and line (trec_eval reads them with C's atof and "
+    "atol, as 1.5, 0, 26 and 0), and a blank line is skipped (trec_eval quits on a blank "
+    "qrels line). With trec_eval -J, a ranking left without documents gives interpolated precision "
+    "0 here (trec_eval prints -nan, and a -nan mean)."
+)
+
+
 def profile_of(name: str | None) -> Profile:
     return DEFAULT if name is None else PROFILES[name]
 

@@ -193,8 +193,16 @@ def measures_page(analyses: list[SiteTask]) -> Page:
             f"measures-{family}", f"Measures of the {family} family",
             ["Measure", "Definition", "Source", "Summary over topics", "Differs from official"],
             rows))
-    page.context = {"families": families}
+    page.context = {"families": families, "rules": _scoring_rules(analyses)}
     return _with_csv(page)
+
+
+def _scoring_rules(analyses: list[SiteTask]) -> list[tuple[str, str]]:
+    """(task title, the trec_eval release its ad hoc scores follow, in a sentence)."""
+    from builder.measures.adhoc_profiles import STRICT_READING, describe
+
+    return [(a.spec.title, f"{describe(a.spec.options.profile)} {STRICT_READING}")
+            for a in analyses if hasattr(a.spec.options, "profile")]
 
 
 def downloads_page(analyses: list[SiteTask], downloads: dict[str, list[dict[str, str]]]) -> Page:

@@ -1,0 +1,97 @@
+"""Differential agreement with the official trec_eval on thousands of random cases.
+
+    python benchmarks/agreement_trec_eval.py [CASES] [VERSION]
+
+Builds trec_eval VERSION (10.0 default, or 9.0.8) from ../shared/tools in a temporary folder,
+draws CASES random qrels and runs (default 2000; ties, scores equal only in single precision,
+grades -1..3, topics missing on either side, -M, -l 2, -J, -N, with and without -c), runs
+``trec_eval -q -m all_trec`` and ``appendix evaluate --profile VERSION`` on each and prints, per
+measure, the lines that agree and those that differ (a line missing on one side differs).
+``-nan`` lines of trec_eval (-J on a ranking left empty: 0/0) are counted apart.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from builder.cli import main as appendix
+from tests.oracle.official import build_trec_eval, trec_eval_rows
+
+TOPICS = ["1", "2", "10"]
+DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d10", "d11", "D1", "doc-7", "a", "zz9"]
+SCORES = [1.0, 2.0, 0.5, 1.0000000001, 1.0000000002, -3.25, 1e-7, 12.0]
+
+
+def random_case(rng: random.Random, version: str) -> tuple[str, str, list[str]]:
+    complete = rng.random() < 0.5
+    qrels_topics = rng.sample(TOPICS, rng.randint(1, 3))
+    run_topics = set(rng.sample(TOPICS, rng.randint(1, 3)))
+    if not complete and version == "10.0":
+        run_topics |= set(qrels_topics)  # 10.0 exits 4 without -c on a qrels topic without results
+    qrels, run = [], []
+    for topic in qrels_topics:
+        docs = rng.sample(DOCS, rng.randint(1, 10))
+        grades = [rng.randint(-1, 3) for _ in docs]
+        grades[0] = max(grades[0], 0)
+        qrels += [f"{topic} 0 {d} {g}" for d, g in zip(docs, grades)]
+    for topic in sorted(run_topics):
+        docs = rng.sample(DOCS, rng.randint(1, 12))
+        run += [f"{topic} Q0 {d} {i} {rng.choice(SCORES)!r} r" for i, d in enumerate(docs, 1)]
+    flags = ["-q", "-m", "all_trec"] + (["-c"] if complete else [])
+    flags += rng.choice([[], ["-M", "3"], ["-M", "5"]])
+    flags += rng.choice([[], ["-l", "2"]])
+    flags += rng.choice([[], [], ["-J"], ["-N", "40"]])
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", flags
+
+
+def ours(flags: list[str], qrels: Path, run: Path, version: str) -> tuple[int, list[tuple]]:
+    out = io.StringIO()
+    flags = flags if "-c" in flags else [*flags, "--no-complete"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = appendix(["evaluate", "--profile", version, *flags, str(qrels), str(run)])
+    return code, [tuple(f.strip() for f in line.split("\t")) for line in out.getvalue().splitlines()]
+
+
+def main(cases: int, version: str) -> None:
+    rng = random.Random(20261123)
+    agree, differ, nan = Counter(), Counter(), Counter()
+    exit_codes = Counter()
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build_trec_eval(version, Path(folder))
+        qrels, run = Path(folder) / "qrels", Path(folder) / "run"
+        for _ in range(cases):
+            qrels_text, run_text, flags = random_case(rng, version)
+            qrels.write_text(qrels_text)
+            run.write_text(run_text)
+            code, theirs = trec_eval_rows(binary, flags, qrels, run)
+            our_code, mine = ours(flags, qrels, run, version)
+            exit_codes[(code, our_code)] += 1
+            theirs = {(m, t): v.strip() for m, t, v in theirs if m != "relstring"}
+            mine = {(m, t): v for m, t, v in mine}
+            for key in theirs.keys() | mine.keys():
+                measure = key[0]
+                if theirs.get(key, "").endswith("nan"):
+                    nan[measure] += 1
+                elif theirs.get(key) == mine.get(key):
+                    agree[measure] += 1
+                else:
+                    differ[measure] += 1
+    print(f"trec_eval {version}: {cases} random cases; exit codes (trec_eval, appendix): "
+          + ", ".join(f"{k}: {n}" for k, n in sorted(exit_codes.items())))
+    print(f"{'measure':<24}{'agree':>8}{'differ':>8}{'-nan':>8}")
+    for measure in sorted(agree.keys() | differ.keys() | nan.keys()):
+        print(f"{measure:<24}{agree[measure]:>8}{differ[measure]:>8}{nan[measure]:>8}")
+    print(f"{'all lines':<24}{sum(agree.values()):>8}{sum(differ.values()):>8}"
+          f"{sum(nan.values()):>8}")
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000, sys.argv[2] if len(sys.argv) > 2 else "10.0")

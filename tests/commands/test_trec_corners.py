@@ -1,0 +1,129 @@
+"""The corners where we differed from trec_eval, each with its repro (found by differential
+testing); expected values are those trec_eval prints for the same files."""
+
+from __future__ import annotations
+
+import pytest
+
+from builder.cli import main
+
+ERRORS: list[str] = []
+
+
+def evaluate(capsys, tmp_path, qrels: str, run: str, *flags: str) -> tuple[int, list[str]]:
+    """Exit code and output lines; the standard error goes to ``ERRORS[-1]``."""
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    code = main(["evaluate", *flags, str(tmp_path / "qrels"), str(tmp_path / "run")])
+    captured = capsys.readouterr()
+    ERRORS.append(captured.err)
+    return code, captured.out.splitlines()
+
+
+def value(lines: list[str], measure: str, topic: str = "all") -> str:
+    found = [line.split("\t")[2] for line in lines
+             if line.split("\t")[0].strip() == measure and line.split("\t")[1] == topic]  # fmt: skip
+    assert len(found) == 1, (measure, topic, lines)
+    return found[0]
+
+
+@pytest.mark.parametrize(
+    ("profile", "expected"),
+    [("8.1", "0.5000"), ("9.0.8-float", "0.5000"), ("9.0.8", "1.0000"), ("10.0", "1.0000")],
+)
+def test_single_precision_scores_tie(capsys, tmp_path, profile, expected):
+    # Equal as C floats, so tied and broken by docno (B before A) in 8.1 and the 2020 9.0.8.
+    qrels = "1 0 A 1\n1 0 B 0\n"
+    run = "1 Q0 A 1 1.0000000002 r\n1 Q0 B 2 1.0000000001 r\n"
+    code, lines = evaluate(capsys, tmp_path, qrels, run, "--profile", profile, "-m", "map")
+    assert code == 0
+    assert value(lines, "map") == expected
+
+
+def test_complete_num_rel_summary_counts_every_positive_grade(capsys, tmp_path):
+    # -c -l 2: the per-topic rows count grade >= 2, the summary every grade > 0 (m_num_rel.c).
+    qrels = "1 0 A 1\n1 0 B 2\n1 0 C 0\n2 0 D 2\n2 0 E 1\n"
+    run = "1 Q0 A 1 1.0 r\n1 Q0 B 2 0.5 r\n"
+    _, lines = evaluate(capsys, tmp_path, qrels, run, "-q", "-c", "-l", "2", "-m", "num_rel")
+    assert [value(lines, "num_rel", t) for t in ("1", "2", "all")] == ["1", "1", "4"]
+
+
+def test_set_map_is_one_division(capsys, tmp_path):
+    # R = 16, 50 retrieved, 9 relevant: 81 / 800 prints 0.1013 (0.18 x 0.5625 prints 0.1012).
+    qrels = "".join(f"1 0 r{i} 1\n" for i in range(16))
+    run = "".join(f"1 Q0 {'r' if i < 9 else 'n'}{i} {i + 1} {100 - i} x\n" for i in range(50))
+    _, lines = evaluate(capsys, tmp_path, qrels, run, "-m", "set_map")
+    assert value(lines, "set_map") == "0.1013"
+
+
+def test_no_judged_topic_without_complete_exits_7(capsys, tmp_path):
+    code, lines = evaluate(capsys, tmp_path, "1 0 A 1\n", "2 Q0 A 1 1.0 r\n", "--no-complete")
+    assert (code, lines) == (7, [])
+
+
+def test_every_parameter_is_kept(capsys, tmp_path):
+    qrels = "1 0 A 1\n1 0 B 2\n"
+    run = "".join(f"1 Q0 {d} {i} {9 - i} r\n" for i, d in enumerate("xAyBz", 1))
+    flags = ["-m", "P.5,7", "-m", "ndcg_cut.10,23", "-m", "success.2,5", "-m", "recall.20,2000",
+             "-m", "map_cut.10,23", "-m", "relative_P.5,7"]  # fmt: skip
+    _, lines = evaluate(capsys, tmp_path, qrels, run, *flags)
+    names = [line.split("\t")[0].strip() for line in lines]
+    assert names == ["P_5", "P_7", "recall_20", "recall_2000", "ndcg_cut_10", "ndcg_cut_23",
+                     "map_cut_10", "map_cut_23", "relative_P_5", "relative_P_7", "success_2",
+                     "success_5"]  # fmt: skip
+    assert value(lines, "P_7") == f"{2 / 7:.4f}"
+
+
+def test_set_nickname_and_runid(capsys, tmp_path):
+    _, lines = evaluate(capsys, tmp_path, "1 0 A 1\n", "1 Q0 A 1 1.0 r\n", "-m", "set")
+    assert [line.split("\t")[0].strip() for line in lines] == [
+        "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P",
+        "set_relative_P", "set_recall", "set_map", "set_F",
+    ]  # fmt: skip
+    _, lines = evaluate(capsys, tmp_path, "1 0 A 1\n", "1 Q0 A 1 1.0 r\n", "-m", "P.5")
+    assert lines == ["P_5                   \tall\t0.2000"]
+
+
+def test_depth_zero_is_a_clear_error(capsys, tmp_path):
+    (tmp_path / "qrels").write_text("1 0 A 1\n")
+    (tmp_path / "run").write_text("1 Q0 A 1 1.0 r\n")
+    code = main(["evaluate", "-M", "0", str(tmp_path / "qrels"), str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.strip() == (
+        "appendix evaluate: option -M (depth): Input should be greater than or equal to 1"
+    )
+
+
+@pytest.mark.parametrize("score", ["1.5abc", ".", "0x1A"])
+def test_odd_scores_are_errors_not_atof(capsys, tmp_path, score):
+    # trec_eval reads these with atof (1.5, 0, 26); we reject the run with the line.
+    code, lines = evaluate(capsys, tmp_path, "1 0 A 1\n", f"1 Q0 A 1 {score} r\n", "-m", "map")
+    assert code == 1 and lines == []
+    assert "run:1: error: score is not a number" in ERRORS[-1]
+
+
+def test_odd_relevance_is_an_error(capsys, tmp_path):
+    code, _ = evaluate(capsys, tmp_path, "1 0 A abc\n", "1 Q0 A 1 1 r\n", "-m", "map")
+    assert code == 2
+    assert "qrels:1: error: relevance is not an integer" in ERRORS[-1]
+
+
+def test_a_run_from_standard_input(capsys, tmp_path, monkeypatch):
+    import io
+
+    (tmp_path / "qrels").write_text("1 0 A 1\n")
+    stdin = io.TextIOWrapper(io.BytesIO(b"1 Q0 A 1 1.0 r\n"))
+    monkeypatch.setattr("sys.stdin", stdin)
+    assert main(["evaluate", "-m", "map", str(tmp_path / "qrels"), "-"]) == 0
+    assert capsys.readouterr().out == "map                   \tall\t1.0000\n"
+
+
+def test_options_a_task_kind_lacks_are_errors(capsys, tmp_path):
+    (tmp_path / "qrels").write_text("1 Q0 10 100 1000 50 0:100\n")
+    (tmp_path / "run").write_text("1 Q0 10 1 -1 r 0 50\n")
+    for flag in (["-l", "2"], ["--interpolation", "lround"], ["-M", "5"]):
+        code = main(["evaluate", "--task", "focused", *flag,
+                     str(tmp_path / "qrels"), str(tmp_path / "run")])  # fmt: skip
+        assert code == 2
+        assert "does not apply to this task kind" in capsys.readouterr().err
