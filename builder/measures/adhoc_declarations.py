@@ -232,37 +232,33 @@ for _k in UNJ_CUTOFFS:
         higher_is_better=False,
     )
 GDEVAL = "gdeval.pl 1.2a (TREC Web track)"
-for _k in AT_CUTOFFS["err@"]:
-    _declare(
-        f"err@{_k}",
-        f"Expected reciprocal rank over the first {_k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
-        "R_i = (2^grade - 1) / 16, grades capped at 4.",
-        f"Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, eq. 4; {GDEVAL}",
-        params={"cutoff": _k},
-    )
-for _k in AT_CUTOFFS["nerr@"]:
-    _declare(
-        f"nerr@{_k}",
-        f"err@{_k} divided by the err@{_k} of the ideal ranking (judged grades, best first).",
-        "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009, normalised by the ideal ranking",
-        params={"cutoff": _k},
-    )
-for _k in AT_CUTOFFS["ndcg@"]:
-    _declare(
-        f"ndcg@{_k}",
-        f"nDCG over the first {_k} with exponential gains (2^grade - 1) / log(rank + 1), as "
-        "gdeval computes it (grades capped at 4).",
+CHAPELLE = "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009"
+BEYOND_TREC_EVAL = {
+    "err@": (
+        ("Expected reciprocal rank over the first {k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
+        "R_i = (2^grade - 1) / 16, grades capped at 4."),
+        f"{CHAPELLE}, eq. 4; {GDEVAL}",
+    ),
+    "nerr@": (
+        "err@{k} divided by the err@{k} of the ideal ranking (judged grades, best first).",
+        f"{CHAPELLE}, normalised by the ideal ranking",
+    ),
+    "ndcg@": (
+        ("nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as gdeval "
+        "computes it (grades capped at 4)."),
         f"Burges et al., ICML 2005; {GDEVAL}",
-        params={"cutoff": _k},
-    )
-for _k in AT_CUTOFFS["judged@"]:
-    _declare(
-        f"judged@{_k}",
-        f"Fraction of the first min({_k}, retrieved) documents listed in the qrels (score ties "
-        "broken by docno ascending, as ir_measures does).",
+    ),
+    "judged@": (
+        ("Fraction of the first min({k}, retrieved) documents listed in the qrels (score ties "
+        "broken by docno ascending, as ir_measures does)."),
         "ir_measures Judged@k (MacAvaney et al.; OpenNIR)",
-        params={"cutoff": _k},
-    )
+    ),
+}
+"""The measures beyond trec_eval: (description with {k}, source) per family, computed in
+``builder.measures.adhoc_graded``."""
+for _family, (_description, _source) in BEYOND_TREC_EVAL.items():
+    for _k in AT_CUTOFFS[_family]:
+        _declare(f"{_family}{_k}", _description.format(k=_k), _source, params={"cutoff": _k})
 
 TREC_EVAL_DEFAULT: tuple[str, ...] = (
     "num_q",
