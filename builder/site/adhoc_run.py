@@ -103,10 +103,11 @@ def topic_curves(run: str, points: pd.DataFrame | None, negatives: str) -> list:
     for topic, frame in points.groupby("topic", observed=True, sort=True):
         relevant = frame[frame["point"] == "relevant"]
         if len(relevant):
-            pr.append((str(topic), relevant["recall"].tolist(), relevant["precision"].tolist()))
+            pr.append((str(topic), *_thinned(relevant["recall"], relevant["precision"])))
         corners = frame[frame["fallout"].notna()]
         if len(corners):
-            roc.append((str(topic), [0.0, *corners["fallout"]], [0.0, *corners["recall"]]))
+            fallout, recall = _thinned(corners["fallout"], corners["recall"])
+            roc.append((str(topic), [0.0, *fallout], [0.0, *recall]))
     figures = []
     if pr:
         figures.append(plots.per_topic_curve(
@@ -117,6 +118,26 @@ def topic_curves(run: str, points: pd.DataFrame | None, negatives: str) -> list:
             "figure-roc-topic", run, roc, f"False-positive rate (fallout, {negatives})",
             "True-positive rate (recall)", "hv"))
     return figures
+
+
+CURVE_DECIMALS = 2
+"""Curve points are drawn to 0.01 (a pixel or two of the figure), which keeps pages small."""
+CURVE_POINTS = 16
+"""At most this many points per topic's curve (evenly spread, the first and last kept): a run
+page draws a curve for each of up to a hundred or more topics."""
+
+
+def _thinned(x: pd.Series, y: pd.Series) -> tuple[list[float], list[float]]:
+    """The points rounded to ``CURVE_DECIMALS``, without those equal to the one before, at most
+    ``CURVE_POINTS`` of them."""
+    x = np.round(x.to_numpy(float), CURVE_DECIMALS)
+    y = np.round(y.to_numpy(float), CURVE_DECIMALS)
+    keep = np.flatnonzero(np.r_[True, (x[1:] != x[:-1]) | (y[1:] != y[:-1])])
+    if keep[-1] != len(x) - 1:
+        keep = np.r_[keep, len(x) - 1]  # the end of the curve
+    if len(keep) > CURVE_POINTS:
+        keep = keep[np.unique(np.linspace(0, len(keep) - 1, CURVE_POINTS).round().astype(int))]
+    return x[keep].tolist(), y[keep].tolist()
 
 
 def per_topic_values(analysis: SiteTask, runs: list[str],
