@@ -98,8 +98,8 @@ def _cutoffs(params: AdhocParams, families: tuple[str, ...]) -> list[tuple[str, 
 
 def _docno_ascending_rank(judged: JudgedRanking) -> np.ndarray:
     """Each row's rank when score ties are broken by docno ascending: a tie's rows in reverse."""
-    if judged.tied is None or not judged.tied.any():
-        return judged.rank
+    if judged.tied is None or len(judged.tied) != len(judged.rank) or not judged.tied.any():
+        return judged.rank  # no ties known (a ranking rebuilt without them): trec_eval's order
     n = len(judged.rank)
     group_start = np.flatnonzero(~judged.tied)
     group_end = np.r_[group_start[1:], n] - 1
