@@ -12,13 +12,13 @@ import os
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from builder.config import load_config
+from builder.config import SiteSpec, load_config
 from builder.pipeline import evaluate_task, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
@@ -78,18 +78,40 @@ def build_time() -> datetime:
 
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None) -> BuildSummary:
-    """Build the site of ``config_path`` into ``out`` (default: the config's ``output``)."""
-    from builder.analysis import analyse
-    from builder.site.publish import check_replaceable, discard, swap_in
-    from builder.site.site import render_site
+    """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
+
+    The output's lock is held from the config stage to the end (``builder.site.publish``):
+    leftovers of a killed build are repaired first, and nothing is published unless every
+    stage completed."""
+    from builder.site.manifest import input_files
+    from builder.site.publish import build_lock, check_inputs_outside, check_replaceable, recover
 
     progress = progress or Progress()
     start = time.perf_counter()
-    with progress.stage("config") as stage:
+    held = ExitStack()
+    with held, progress.stage("config") as stage:
         site = load_config(config_path)
         output = Path(out).resolve() if out is not None else site.output
+        check_inputs_outside(output, [*input_files(site),
+                                      *(t.options.corpus for t in site.tasks
+                                        if getattr(t.options, "corpus", None))])
+        held.enter_context(build_lock(output))
+        for repair in recover(output):
+            progress.say(repair)
         check_replaceable(output)
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
+        held = held.pop_all()
+    with held:
+        return _build_stages(site, output, strict, progress, when, start)
+
+
+def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress,
+                  when: datetime | None, start: float) -> BuildSummary:
+    """Every stage after the config, with the output's lock held."""
+    from builder.analysis import analyse
+    from builder.site.publish import discard, swap_in
+    from builder.site.site import render_site
+
     with progress.stage("read") as stage:
         inputs = [read_task(task) for task in site.tasks]
         stage.detail = f"{sum(len(i.reads) for i in inputs)} run files"

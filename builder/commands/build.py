@@ -2,7 +2,8 @@
 
 Exit status: 0 when the site is built (even with rejected runs); 1 when runs were rejected
 and ``--strict`` is given (nothing is published); 2 for an invalid config or unusable input
-files (qrels, topics, run metadata) or an output folder that cannot be replaced.
+files (qrels, topics, run metadata), an output folder that cannot be replaced or written (a
+full or read-only disk) or that another build is writing.
 """
 
 from __future__ import annotations
@@ -42,4 +43,9 @@ def run(args: argparse.Namespace) -> int:
     except StrictError as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_STRICT
+    except OSError as exc:  # a full or read-only disk: nothing was published
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"appendix build: cannot write the site{where}: {exc.strerror or exc}; the "
+              "previous site, if any, is unchanged", file=sys.stderr)
+        return EXIT_CONFIG
     return 0

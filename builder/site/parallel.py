@@ -15,14 +15,18 @@ as it does for a failure in one process.
 
 from __future__ import annotations
 
+import ctypes
 import multiprocessing
 import os
 import pickle
+import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
+
+_PR_SET_PDEATHSIG = 1
 
 Job = Callable[[], int]
 
@@ -56,7 +60,8 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
     # Whatever the streams hold would be written again by the child when it exits.
     sys.stdout.flush()
     sys.stderr.flush()
-    child = context.Process(target=_child, args=(queues, taken, sender), daemon=True)
+    child = context.Process(target=_child, args=(queues, taken, sender, os.getpid()),
+                            daemon=True)
     child.start()
     sender.close()
     try:
@@ -108,7 +113,21 @@ def _stop(queues: Sequence[Sequence[Job]], taken: Any) -> None:
             taken[k] = len(queue)
 
 
-def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection) -> None:
+def _die_with_parent(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies (``kill -9`` of a build must not
+    leave a render worker writing into a folder nobody will publish). Elsewhere a no-op."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection,
+           parent: int) -> None:
+    _die_with_parent(parent)
     try:
         written = _take_jobs(queues, taken, first=1)
     except BaseException as error:  # noqa: BLE001 (sent to the parent, which raises it)

@@ -1,23 +1,51 @@
-"""Publishing: build beside the output folder, then swap it in only when complete.
+"""Publishing: build beside the output folder, then swap it in, in one step, when complete.
 
-A failed build leaves the previous site untouched. The output folder is replaced only if it
-is empty or holds a site this tool built (its manifest says so), so a mistyped ``--out``
-cannot wipe an unrelated folder.
+What a user can count on, whatever happens to a build (an error, a full or read-only disk,
+``kill -9``, a second build started at the same time):
+
+- One build at a time per output: a lock file beside the output (``.NAME.lock``, ``flock``);
+  a second build says that another is running and changes nothing.
+- The previous site stays whole until the new one replaces it in one atomic step: Linux's
+  ``renameat2(RENAME_EXCHANGE)`` swaps the staged folder and the output (elsewhere, or on a
+  file system without it, two renames, and a build killed between them is repaired by the
+  next one).
+- Leftovers of a killed build (``.NAME.building-*``, ``.NAME.previous-*``) are ours by their
+  name and their marker or manifest; the next build restores or removes them.
+- Nothing the tool did not write is deleted: a published site lists what it wrote
+  (``.appendix-written``); anything else in the output (``CNAME``, ``.nojekyll``, ``.git/``
+  that static hosts need) is carried into the new site (hard links, so nothing is copied and
+  the old files stay until the swap). An output folder holding inputs of the config is refused.
+
+The Python standard library has no atomic directory exchange: ``renameat2`` is called through
+``ctypes`` (glibc 2.28 or later).
 """
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from builder.site.manifest import MANIFEST_NAME, TOOL
 
+WRITTEN = ".appendix-written"
+"""The list of the files a published site's build wrote, one relative path a line."""
+STAGING_MARK = ".appendix-staging"
+"""Marks a folder as a build's staging folder until it is published."""
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
 
 class PublishError(Exception):
-    """The output folder cannot be replaced."""
+    """The output folder cannot be built into or replaced."""
 
 
 def check_replaceable(output: Path) -> None:
@@ -28,13 +56,68 @@ def check_replaceable(output: Path) -> None:
         raise PublishError(f"{output} exists and is not a folder")
     if not any(output.iterdir()):
         return
-    try:
-        manifest = json.loads((output / MANIFEST_NAME).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        manifest = None
-    if not isinstance(manifest, dict) or manifest.get("tool") != TOOL:
+    if not _is_our_site(output):
         raise PublishError(f"refusing to replace {output}: it is not empty and has no "
                            f"{MANIFEST_NAME} written by {TOOL}")
+
+
+def check_inputs_outside(output: Path, inputs: Iterable[Path]) -> None:
+    """Refuse an output folder that holds inputs of the config: the swap would delete them."""
+    inside = [path for path in inputs if output == path or output in Path(path).parents]
+    if inside:
+        raise PublishError(f"refusing to build into {output}: it holds inputs of the config "
+                           f"({', '.join(str(p) for p in inside[:5])}); choose another output")
+
+
+def _is_our_site(folder: Path) -> bool:
+    try:
+        manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(manifest, dict) and manifest.get("tool") == TOOL
+
+
+@contextmanager
+def build_lock(output: Path) -> Iterator[None]:
+    """Hold the output's lock for the whole build; refuse if another build holds it."""
+    output.parent.mkdir(parents=True, exist_ok=True)
+    lock_path = output.parent / f".{output.name}.lock"
+    with open(lock_path, "a+", encoding="utf-8") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            raise PublishError(f"another build into {output} is running (process "
+                               f"{holder}); wait for it to finish") from None
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"{os.getpid()}\n")
+        handle.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def recover(output: Path) -> list[str]:
+    """Repair what a killed build left beside ``output`` (call with the lock held): restore a
+    previous site whose swap was cut short, remove our staging and previous folders. Returns
+    what was done, for the build's log."""
+    done: list[str] = []
+    parent = output.parent
+    for previous in sorted(parent.glob(f".{output.name}.previous-*")):
+        if not output.exists() and _is_our_site(previous):
+            previous.rename(output)
+            done.append(f"restored {output.name} from an interrupted build")
+        elif _is_our_site(previous):
+            _remove_tree(previous)
+            done.append(f"removed {previous.name}")
+    for staged in sorted(parent.glob(f".{output.name}.building-*")):
+        if (staged / STAGING_MARK).exists() or _is_our_site(staged):
+            _remove_tree(staged)
+            done.append(f"removed {staged.name}")
+    return done
 
 
 def staging_folder(output: Path) -> Path:
@@ -44,26 +127,110 @@ def staging_folder(output: Path) -> Path:
     umask = os.umask(0)
     os.umask(umask)
     folder.chmod(0o777 & ~umask)  # mkdtemp makes it private; a site is meant to be read
+    (folder / STAGING_MARK).touch()
     return folder
 
 
 def discard(staged: Path) -> None:
-    shutil.rmtree(staged, ignore_errors=True)
+    _remove_tree(staged)
+
+
+def _written_by_us(site: Path) -> set[str] | None:
+    """The top-level entries the build of ``site`` wrote (None: a site from before the list,
+    whose dotfiles and CNAME are taken as the user's)."""
+    try:
+        lines = (site / WRITTEN).read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return None
+    return {line.split("/", 1)[0] for line in lines if line}
+
+
+def _foreign_entries(output: Path) -> list[Path]:
+    if not output.is_dir():
+        return []
+    ours = _written_by_us(output)
+    entries = [p for p in output.iterdir() if p.name not in (WRITTEN, STAGING_MARK)]
+    if ours is None:
+        return [p for p in entries if p.name.startswith(".") or p.name == "CNAME"]
+    return [p for p in entries if p.name not in ours]
+
+
+def _carry(entries: list[Path], staged: Path) -> None:
+    """Hard-link the user's files into the new site (copies where links cannot be made)."""
+    for entry in entries:
+        target = staged / entry.name
+        if target.exists() or target.is_symlink():
+            continue  # the new site writes a file of that name: ours wins
+        if entry.is_symlink():
+            os.symlink(os.readlink(entry), target)
+        elif entry.is_dir():
+            shutil.copytree(entry, target, symlinks=True, copy_function=_link_or_copy)
+        else:
+            _link_or_copy(str(entry), str(target))
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def _record_written(staged: Path, carried: list[Path]) -> None:
+    skip = {STAGING_MARK, WRITTEN} | {p.name for p in carried}
+    names = sorted(str(p.relative_to(staged)) for p in staged.rglob("*")
+                   if p.is_file() and p.relative_to(staged).parts[0] not in skip)
+    (staged / WRITTEN).write_text("".join(f"{n}\n" for n in names), encoding="utf-8")
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (renameat2 RENAME_EXCHANGE); False where not supported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.EINVAL, errno.ENOSYS, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def swap_in(staged: Path, output: Path) -> None:
-    """Replace ``output`` by ``staged``; the old site is removed only after the rename."""
+    """Replace ``output`` by ``staged`` in one step; the old site is removed afterwards."""
     check_replaceable(output)
-    previous = None
-    if output.exists():
-        previous = Path(tempfile.mkdtemp(prefix=f".{output.name}.previous-", dir=output.parent))
-        previous.rmdir()
-        output.rename(previous)
+    carried = _foreign_entries(output)
+    _carry(carried, staged)
+    _record_written(staged, carried)
+    if not output.exists():
+        (staged / STAGING_MARK).unlink()
+        staged.rename(output)
+        return
+    if _exchange(staged, output):
+        (output / STAGING_MARK).unlink()
+        _remove_tree(staged)  # now the old site
+        return
+    previous = Path(tempfile.mkdtemp(prefix=f".{output.name}.previous-", dir=output.parent))
+    previous.rmdir()
+    output.rename(previous)
     try:
         staged.rename(output)
     except OSError:
-        if previous is not None:
-            previous.rename(output)
+        previous.rename(output)
         raise
-    if previous is not None:
-        shutil.rmtree(previous)
+    (output / STAGING_MARK).unlink()
+    _remove_tree(previous)
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove a folder this tool wrote, read-only sub-folders included."""
+    def writable_then_retry(function, path, _exc_info) -> None:
+        parent = os.path.dirname(path)
+        os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
+        function(path)
+
+    if folder.exists():
+        shutil.rmtree(folder, onerror=writable_then_retry)

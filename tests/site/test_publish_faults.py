@@ -1,0 +1,191 @@
+"""Publishing under faults: a build killed at each stage, a second build at the same time, a
+read-only or full disk, inputs inside the output, files the tool did not write. Whatever
+happens, the previous site stays whole, nothing is left behind after the next build, no
+process outlives a killed build, and the user's files are kept."""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}
+
+
+def config(folder: Path) -> Path:
+    """The demo's ad hoc task alone: a small, complete site."""
+    data = ROOT / "data" / "adhoc"
+    path = folder / "c.yml"
+    path.write_text(f"""campaign: {{title: Faults}}
+tasks:
+  - {{id: adhoc, title: Ad hoc, kind: adhoc, qrels: {data / 'qrels.txt'},
+     topics: {data / 'topics.txt'}, runs: {data / 'runs'}/,
+     significance: {{B: 200}}}}
+""")
+    return path
+
+
+def build(folder: Path, out: Path, **kwargs) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "builder.cli", "build", "--config", str(config(folder)),
+         "--out", str(out)], cwd=ROOT, env={**os.environ, **EPOCH}, stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL, text=True, start_new_session=True, **kwargs)
+
+
+def finished(folder: Path, out: Path) -> tuple[int, str]:
+    process = build(folder, out)
+    _, err = process.communicate(timeout=600)
+    return process.returncode, err
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def alive_in_group(group: int) -> list[int]:
+    """Processes of a process group that still run (zombies waiting for init do not)."""
+    alive = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            alive.append(int(stat.parent.name))
+    return alive
+
+
+def leftovers(out: Path) -> list[str]:
+    return sorted(p.name for p in out.parent.glob(f".{out.name}.*")
+                  if not p.name.endswith(".lock"))
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
+    folder = tmp_path_factory.mktemp("faults")
+    out = folder / "site"
+    code, err = finished(folder, out)
+    assert code == 0, err
+    return folder, out, tree(out)
+
+
+@pytest.mark.parametrize("after", ["config", "read", "validate", "analyse", "render"])
+def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
+    folder, out, before = published
+    process = build(folder, out)
+    for line in process.stderr:
+        if f"] {after}" in line:
+            break
+    if after == "analyse":
+        time.sleep(0.3)  # into the render stage, with its worker forked
+    os.kill(process.pid, signal.SIGKILL)  # the build alone: its render worker must follow
+    process.wait(timeout=60)
+    deadline = time.monotonic() + 10
+    while alive_in_group(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert alive_in_group(process.pid) == []
+    assert tree(out) == before
+    code, err = finished(folder, out)
+    assert code == 0 and "Traceback" not in err
+    assert leftovers(out) == [] and tree(out) == before
+
+
+def test_a_second_build_says_another_is_running(published):
+    folder, out, before = published
+    with open(out.parent / f".{out.name}.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        lock.write("12345\n")
+        lock.flush()
+        code, err = finished(folder, out)
+    assert code == 2 and "another build into" in err and "Traceback" not in err
+    assert tree(out) == before and leftovers(out) == []
+
+
+def test_two_builds_at_once_one_waits_out(published):
+    folder, out, before = published
+    first, second = build(folder, out), build(folder, out)
+    errs = [first.communicate(timeout=600)[1], second.communicate(timeout=600)[1]]
+    codes = sorted([first.returncode, second.returncode])
+    assert codes in ([0, 0], [0, 2]), errs
+    assert not any("Traceback" in e for e in errs)
+    assert tree(out) == before and leftovers(out) == []
+
+
+def test_files_the_tool_did_not_write_survive_a_rebuild(published):
+    folder, out, before = published
+    (out / "CNAME").write_text("results.example.org\n")
+    (out / ".nojekyll").touch()
+    (out / ".git").mkdir()
+    (out / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
+    code, err = finished(folder, out)
+    assert code == 0, err
+    assert (out / "CNAME").read_text() == "results.example.org\n"
+    assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/gh-pages\n"
+    assert (out / ".nojekyll").exists()
+    for name in ("CNAME", ".nojekyll", ".git/HEAD"):
+        (out / name).unlink()
+    (out / ".git").rmdir()
+    assert tree(out) == before
+
+
+def test_inputs_inside_the_output_are_refused(tmp_path):
+    out = tmp_path / "pub"
+    (out / "runs").mkdir(parents=True)
+    (out / "runs" / "a.txt").write_text("1 Q0 d1 1 1 a\n")
+    (out / "q.txt").write_text("1 0 d1 1\n")
+    path = tmp_path / "c.yml"
+    path.write_text("campaign: {title: T}\ntasks:\n  - {id: t, title: T, kind: adhoc, "
+                    "qrels: pub/q.txt, runs: pub/runs/}\n")
+    result = subprocess.run([sys.executable, "-m", "builder.cli", "build", "--config",
+                             str(path), "--out", str(out)], cwd=ROOT, capture_output=True,
+                            text=True, timeout=300, check=False)
+    assert result.returncode == 2 and "holds inputs of the config" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (out / "q.txt").exists() and (out / "runs" / "a.txt").exists()
+
+
+def _tmpfs(mount: Path, size: str) -> None:
+    mount.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here (needs root): {done.stderr.strip()}")
+
+
+def test_a_read_only_disk_keeps_the_site_and_says_why(published, tmp_path):
+    folder, _, before = published
+    mount = tmp_path / "ro"
+    _tmpfs(mount, "64m")
+    try:
+        out = mount / "site"
+        assert finished(folder, out)[0] == 0
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        code, err = finished(folder, out)
+        assert code == 2 and "Read-only file system" in err and "Traceback" not in err
+        assert tree(out) == before
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_keeps_the_previous_site_and_leaves_nothing(published, tmp_path):
+    folder, _, before = published
+    size = sum(p.stat().st_size for p in published[1].rglob("*") if p.is_file())
+    mount = tmp_path / "full"
+    _tmpfs(mount, f"{int(size * 1.5) // 1024 + 512}k")  # one site fits, two do not
+    try:
+        out = mount / "site"
+        assert finished(folder, out)[0] == 0
+        code, err = finished(folder, out)
+        assert code == 2 and "No space left on device" in err and "Traceback" not in err
+        assert tree(out) == before and leftovers(out) == []
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
