@@ -79,25 +79,39 @@ def _is_our_site(folder: Path) -> bool:
 
 @contextmanager
 def build_lock(output: Path) -> Iterator[None]:
-    """Hold the output's lock for the whole build; refuse if another build holds it."""
+    """Hold the output's lock for the whole build; refuse if another build holds it.
+
+    The lock file is removed when the build ends, so a build that finds the file it locked
+    unlinked (another build ended meanwhile) locks the new one instead (the usual pattern for
+    removable lock files)."""
     output.parent.mkdir(parents=True, exist_ok=True)
     lock_path = output.parent / f".{output.name}.lock"
-    with open(lock_path, "a+", encoding="utf-8") as handle:
+    while True:
+        handle = open(lock_path, "a+", encoding="utf-8")  # noqa: SIM115 (closed below)
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
+            handle.close()
             raise PublishError(f"another build into {output} is running (process "
                                f"{holder}); wait for it to finish") from None
+        try:
+            same = os.stat(lock_path).st_ino == os.fstat(handle.fileno()).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            break
+        handle.close()
+    try:
         handle.seek(0)
         handle.truncate()
         handle.write(f"{os.getpid()}\n")
         handle.flush()
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+        yield
+    finally:
+        lock_path.unlink(missing_ok=True)
+        handle.close()
 
 
 def recover(output: Path) -> list[str]:
