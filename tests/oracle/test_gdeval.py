@@ -2,8 +2,7 @@
 
 gdeval prints 5 decimals: a value agrees when |ours - printed| <= 0.000005. gdeval prints only
 topics a run answers that have a relevant document; every one of them must be ours. A few runs
-per campaign here (Perl reads about 150,000 lines a second); ``benchmarks/agreement_gdeval.py``
-checks every run.
+per campaign (Perl reads about 150,000 lines a second), chosen for their ties and grades.
 """
 
 from __future__ import annotations
