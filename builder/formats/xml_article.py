@@ -106,24 +106,26 @@ def parse_article(data: bytes, keep_text: bool = False) -> ArticleNodes:
     parts: list[str] | None = [] if keep_text else None
     position = 0
 
-    def walk(element: etree._Element, path: str) -> None:
+    def add_text(path: str, number: int, text: str) -> None:
         nonlocal position
+        paths.append(f"{path}/text()[{number}]")
+        starts.append(position)
+        position += len(text)
+        ends.append(position)
+        is_text.append(True)
+        if parts is not None:
+            parts.append(text)
+
+    def walk(element: etree._Element, path: str) -> None:
         slot = len(paths)
         paths.append(path)
         starts.append(position)
         ends.append(position)
         is_text.append(False)
         texts = 0
-        text = element.text
-        if text:
+        if element.text:
             texts += 1
-            paths.append(f"{path}/text()[{texts}]")
-            starts.append(position)
-            position += len(text)
-            if parts is not None:
-                parts.append(text)
-            ends.append(position)
-            is_text.append(True)
+            add_text(path, texts, element.text)
         seen: dict[str, int] = {}
         for child in element:
             if isinstance(child.tag, str):
@@ -131,16 +133,9 @@ def parse_article(data: bytes, keep_text: bool = False) -> ArticleNodes:
                 rank = seen.get(name, 0) + 1
                 seen[name] = rank
                 walk(child, f"{path}/{name}[{rank}]")
-            tail = child.tail
-            if tail:
+            if child.tail:
                 texts += 1
-                paths.append(f"{path}/text()[{texts}]")
-                starts.append(position)
-                position += len(tail)
-                if parts is not None:
-                    parts.append(tail)
-                ends.append(position)
-                is_text.append(True)
+                add_text(path, texts, child.tail)
         ends[slot] = position
 
     walk(root, f"/{_step_name(root)}[1]")

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from test_inex_eval_focused import oracle_table  # inex_eval's printed values
 
 from builder.cli import main
 from builder.demo.xml_articles import write_articles
@@ -80,16 +81,9 @@ def campaign(tmp_path_factory):
 def _official(jar: Path, flag: str, qrels: Path, fol: Path) -> pd.DataFrame:
     out = subprocess.run(["java", "-jar", str(jar), flag, "-q", str(qrels), str(fol)],
                          capture_output=True, text=True, check=True, timeout=120).stdout
-    rows = []
-    for line in out.splitlines():
-        fields = line.split()
-        if len(fields) != 3 or line.startswith(("Impossible", "<")):
-            continue
-        measure = fields[0]
-        if measure.startswith("ircl_prn."):
-            measure = f"iP[{measure.removeprefix('ircl_prn.')}]"
-        rows.append((measure, fields[1], float(fields[2])))
-    return pd.DataFrame(rows, columns=["measure", "topic", "official"])
+    printed = fol.with_suffix(".inex_eval.txt")
+    printed.write_text(out)
+    return oracle_table(printed).rename(columns={"oracle": "official"})
 
 
 @pytest.mark.parametrize(("kind_name", "flag", "run"), [("focused", "-f", "focused.txt"),
