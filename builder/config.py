@@ -8,7 +8,6 @@ are errors. Paths are relative to the config file.
 from __future__ import annotations
 
 import glob
-import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -116,9 +115,14 @@ class SiteSpec:
     config: SiteConfig
 
     def relative(self, path: Path | str) -> str:
-        """``path`` relative to the config's folder, as the site and manifest show it (a site
-        never holds an absolute path: it would differ between machines)."""
-        return Path(os.path.relpath(Path(path).resolve(), self.base)).as_posix()
+        """``path`` as the site and manifest name it: relative to the config's folder when
+        inside it, else its file name alone. A published site never holds an absolute path
+        (it would differ between machines and tell the build machine's folders) nor a
+        ``../`` chain out of the config's folder."""
+        resolved = Path(path).resolve()
+        if resolved.is_relative_to(self.base):
+            return resolved.relative_to(self.base).as_posix()
+        return resolved.name
 
 
 class ConfigError(Exception):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from builder.measures.adhoc_interpolation import RECALL_LEVELS
 from builder.measures.adhoc_params import AT_CUTOFFS, CUTOFFS, LONG_CUTOFFS, RBP_PERSISTENCE
+from builder.measures.bibliography import cite
 from builder.measures.registry import Aggregation, Measure, register
 
 FAMILY = "adhoc"
@@ -24,7 +25,9 @@ UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 
 TREC_EVAL = "trec_eval 9.0.8"
 TREC_EVAL_10 = "trec_eval 10.0"
-SEED_004 = "seed 004 (lecture on precision/recall and TREC appendix pages)"
+TREC_BOOK = cite("buckley2005")
+"""Buckley & Voorhees, "Retrieval system evaluation" (the TREC book, 2005): the measures of
+the TREC appendix pages."""
 INTERPOLATION_DIFFERS = (
     "Cutoff c = ceil(x*R) exactly (trec_eval 8.1, NIST appendices); trec_eval 9.0.8 uses "
     "(long)(x*R+0.9), which gives c = 2 for x = 0.7, R = 3 (float error), and 10.0 uses "
@@ -49,7 +52,7 @@ _declare("num_rel_ret", "Relevant documents retrieved.", aggregation=Aggregation
 _declare(
     "map",
     "Average precision: sum of precision at each relevant retrieved rank, divided by R.",
-    f"{SEED_004}, average precision; {TREC_EVAL} m_map.c",
+    f"{TREC_BOOK}, average precision; {TREC_EVAL} m_map.c",
 )
 _declare(
     "gm_map",
@@ -57,12 +60,12 @@ _declare(
     f"{TREC_EVAL} m_gm_map.c",
     aggregation=Aggregation.GMEAN,
 )
-_declare("Rprec", "Precision after R documents retrieved.", f"{SEED_004}, R-precision; m_Rprec.c")
+_declare("Rprec", "Precision after R documents retrieved.", f"{TREC_BOOK}, R-precision; m_Rprec.c")
 _declare(
     "bpref",
     "Binary preference: 1 - (judged non-relevant above it, capped at R) / min(R, non-relevant), "
     "averaged over the relevant documents.",
-    f"Buckley & Voorhees SIGIR 2004; {TREC_EVAL} m_bpref.c",
+    f"{cite('buckley2004')}; {TREC_EVAL} m_bpref.c",
     differs="Negative qrels relevance counts neither as relevant nor as judged non-relevant.",
 )
 _declare(
@@ -73,7 +76,7 @@ for _level in RECALL_LEVELS:
         f"iprec_at_recall_{_level}",
         f"Interpolated precision at recall {_level}: best precision at or after the "
         f"ceil({_level}*R)-th relevant document.",
-        f"{SEED_004}, interpolated recall-precision table; trec_eval 8.1",
+        f"{TREC_BOOK}, interpolated recall-precision table; trec_eval 8.1",
         params={"recall": float(_level)},
         differs=INTERPOLATION_DIFFERS,
     )
@@ -81,7 +84,7 @@ for _k in CUTOFFS:
     _declare(
         f"P_{_k}",
         f"Precision after {_k} documents (missing ones count as non-relevant).",
-        f"{SEED_004}, precision at cutoff; m_P.c",
+        f"{TREC_BOOK}, precision at cutoff; m_P.c",
         params={"cutoff": _k},
     )
 for _k in CUTOFFS:
@@ -95,7 +98,7 @@ _declare(
     "infAP",
     "Inferred AP (Yilmaz & Aslam CIKM 2006), trec_eval's deterministic formula over judged, "
     "unjudged-in-pool and unpooled documents.",
-    f"{TREC_EVAL} m_infap.c",
+    f"{cite('yilmaz2006')}; {TREC_EVAL} m_infap.c",
 )
 _declare(
     "gm_bpref",
@@ -121,7 +124,7 @@ _declare(
 _declare(
     "11pt_avg",
     "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
-    f"{SEED_004}; {TREC_EVAL} m_11pt_avg.c",
+    f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
     differs=INTERPOLATION_DIFFERS,
 )
 _declare(
@@ -142,7 +145,7 @@ _declare(
     "ndcg",
     "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount log2(rank+1), "
     "ideal ranking from all judged documents.",
-    f"{TREC_EVAL} m_ndcg.c",
+    f"{cite('jarvelin2002')}; {TREC_EVAL} m_ndcg.c",
 )
 _declare(
     "ndcg_rel",

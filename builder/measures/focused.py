@@ -20,6 +20,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from builder.measures.bibliography import cite
 from builder.measures.passage_ranking import RankedPassages
 from builder.measures.registry import Aggregation, Measure, register
 
@@ -61,7 +62,7 @@ def declare_inex_eval_measures(family: str) -> None:
                 name,
                 family,
                 f"Interpolated precision at {i}% recall: best P[r] with R[r] >= {i / 100:.2f}.",
-                "seed 002 (iP[x]); seed 001 eq. 1-2; " + INEX_EVAL,
+                f"{cite('kamps2008', 'eq. 1-2')}; {cite('pal2008')}; {INEX_EVAL}",
                 params={"recall": i / 100},
             )
         )
@@ -70,7 +71,7 @@ def declare_inex_eval_measures(family: str) -> None:
             "AiP",
             family,
             "Average interpolated precision over the 101 recall points (per topic).",
-            "seed 002 (AiP); " + INEX_EVAL,
+            f"{cite('pal2008')}; {INEX_EVAL}",
         )
     )
     register(
@@ -78,7 +79,7 @@ def declare_inex_eval_measures(family: str) -> None:
             "MAiP",
             family,
             "Mean over topics of AiP (the summary row of AiP).",
-            "seed 002 (MAiP); " + INEX_EVAL,
+            f"{cite('kamps2008', 'section 4.2')}; {cite('pal2008')}; {INEX_EVAL}",
             per_topic="AiP",
         )
     )

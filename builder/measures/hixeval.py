@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from builder.measures.bibliography import cite
 from builder.measures.passage_overlap import HighlightIndex, first_overlaps
 from builder.measures.passage_ranking import RankedPassages
 from builder.measures.registry import Measure, register
@@ -35,18 +36,18 @@ from builder.measures.registry import Measure, register
 FAMILY = "thorough"
 DEFAULT_CUTOFFS = (1, 5, 10, 25, 50, 100)
 STANDARD_LEVELS = np.round(np.arange(11) / 10, 1)
-SEED = "seed 003 (HiXEval), section 3"
+HIXEVAL = cite("pehcevski2006", "section 3")
 
 
 def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
     """Declare the HiXEval measures (called once by ``builder.measures.thorough``, after the
     inex_eval measures the family shares with the focused one)."""
     for r in cutoffs:
-        register(Measure(f"P@{r}", FAMILY, f"HiXEval precision at rank {r}: mean of rval/size.", SEED, {"rank": r}))
-        register(Measure(f"R@{r}", FAMILY, f"HiXEval recall at rank {r}: sum of rval over Trel.", SEED, {"rank": r}))
-        register(Measure(f"F@{r}", FAMILY, f"Harmonic mean of P@{r} and R@{r}.", SEED, {"rank": r}))
-    register(Measure("MAP", FAMILY, "HiXEval average precision at natural recall levels.", SEED))
-    register(Measure("iMAP", FAMILY, "HiXEval interpolated precision averaged over 11 recall levels.", SEED))
+        register(Measure(f"P@{r}", FAMILY, f"HiXEval precision at rank {r}: mean of rval/size.", HIXEVAL, {"rank": r}))
+        register(Measure(f"R@{r}", FAMILY, f"HiXEval recall at rank {r}: sum of rval over Trel.", HIXEVAL, {"rank": r}))
+        register(Measure(f"F@{r}", FAMILY, f"Harmonic mean of P@{r} and R@{r}.", HIXEVAL, {"rank": r}))
+    register(Measure("MAP", FAMILY, "HiXEval average precision at natural recall levels.", HIXEVAL))
+    register(Measure("iMAP", FAMILY, "HiXEval interpolated precision averaged over 11 recall levels.", HIXEVAL))
 
 
 def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray:

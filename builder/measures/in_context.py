@@ -28,6 +28,7 @@ import pandas as pd
 from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex_qrels import InexQrels
 from builder.measures.best_entry import UNKNOWN_ENTRY, BepScore, best_entry_scores
+from builder.measures.bibliography import cite
 from builder.measures.generalized_precision import (
     FAMILY,
     RANKS,
@@ -230,21 +231,21 @@ def _declare() -> None:
     for name, description in counts.items():
         register(Measure(name, FAMILY, description, "inex_eval 3.1", aggregation=Aggregation.SUM))
     register(Measure("num_q", FAMILY, "topics evaluated", "inex_eval 3.1", aggregation=Aggregation.COUNT))
-    short = "inex_eval 3.1 reports gP[n] for a topic with n < r articles; option: eq. 11's sum / r"
+    short = "inex_eval 3.1 reports gP[n] for a topic with n < r articles; option: the sum of eq. 11 of Kamps et al. 2008 divided by r"
     for r in RANKS:
         register(Measure(f"gP[{r}]", FAMILY, f"generalized precision at rank {r}",
-                         "seed 001 eq. 11", {"rank": r}, short))
+                         cite("kamps2008", "eq. 11"), {"rank": r}, short))
         register(Measure(f"gR[{r}]", FAMILY, f"generalized recall at rank {r}",
-                         "seed 001 eq. 12", {"rank": r}, "inex_eval 3.1: gR[n] when n < r"))
+                         cite("kamps2008", "eq. 12"), {"rank": r}, "inex_eval 3.1: gR[n] when n < r"))
     article_scores = (
-        "article score: F-beta, beta = 0.25 as inex_eval 3.1 (paper: beta = 1); restricted: "
+        "article score: F-beta, beta = 0.25 as inex_eval 3.1 (Kamps et al. 2008: beta = 1); restricted: "
         "precision read with a tolerance of 300 irrelevant characters; best in context: "
-        "(n - d) / n, n = 500 as inex_eval 3.1 (paper: eq. 8 or eq. 9 with n = 1000)"
+        "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
     )
-    register(Measure("AgP", FAMILY, "average generalized precision", "seed 001 eq. 13",
+    register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
                      differs=article_scores))
     register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     "seed 001 section 5.2", differs=article_scores, per_topic="AgP"))
+                     cite("kamps2008", "section 5.2"), differs=article_scores, per_topic="AgP"))
     for point, name in enumerate(recall_point_names()):
         register(Measure(name, FAMILY, "interpolated generalized precision at recall "
                          f"{point / 10:.1f} (mean over topics)", "inex_eval 3.1",

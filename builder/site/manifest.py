@@ -38,13 +38,30 @@ def manifest(site: SiteSpec, build_date: str, display_path, files: Iterable[Path
         "version": __version__,
         "build_date": build_date,
         "config_file": display_path(site.path),
-        "config": site.config.model_dump(mode="json"),
+        "config": published_config(site),
         "significance": {task.id: {**task.significance.as_dict(),
                                    "measures": list(task.significance_measures)}
                          for task in site.tasks if task.significance is not None},
         "inputs": [{"path": display_path(p), "bytes": p.stat().st_size, "sha256": sha256(p)}
                    for p in files],
     }
+
+
+PATH_KEYS = ("qrels", "topics", "runs", "run_metadata")
+"""The keys of a task whose values are paths (or a glob) relative to the config's folder."""
+
+
+def published_config(site: SiteSpec) -> dict[str, Any]:
+    """The config as loaded, its paths named as the site names inputs (``SiteSpec.relative``:
+    a glob or folder outside the config's folder by its last part), so that the manifest
+    tells no folder of the build machine."""
+    config = site.config.model_dump(mode="json")
+    config["output"] = site.output.name
+    for task in config["tasks"]:
+        for key in PATH_KEYS:
+            if task.get(key):
+                task[key] = site.relative(site.base / task[key])
+    return config
 
 
 def write_manifest(out: Path, data: dict[str, Any]) -> None:

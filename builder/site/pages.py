@@ -181,19 +181,27 @@ def validation_pages(analysis: SiteTask, display_path) -> list[Page]:
 
 
 def measures_page(analyses: list[SiteTask]) -> Page:
-    """Each measure of the campaign's families, from the registry."""
+    """Each measure of the campaign's families, from the registry: one row per measure or per
+    parameterised family (``P_k``), shared notes once under the table, then the references."""
+    from builder.measures.catalogue import catalogue
     from builder.measures.registry import measures_of
 
     page = Page("measures.html", "measures.html", "Measures")
     families = sorted({a.spec.kind.family for a in analyses})
+    notes, references = {}, {}
     for family in families:
-        rows = [[text(m.name), text(m.description), text(m.source), text(m.aggregation.value),
-                 text(m.differs or "")] for m in measures_of(family)]
+        listed = catalogue(measures_of(family))
+        rows = [[text(row.name), text(row.parameters), text(row.description), text(row.source),
+                 text(row.summary), text(f"See note {row.note}." if row.note else row.differs)]
+                for row in listed.rows]
         page.tables.append(Table(
             f"measures-{family}", f"Measures of the {family} family",
-            ["Measure", "Definition", "Source", "Summary over topics", "Differs from official"],
-            rows))
-    page.context = {"families": families, "rules": _scoring_rules(analyses)}
+            ["Measure", "Parameters", "Definition", "Source", "Summary over topics",
+             "Differs from official"], rows))
+        notes[family] = listed.notes
+        references.update({ref.key: ref for ref in listed.references})
+    page.context = {"families": families, "notes": notes, "rules": _scoring_rules(analyses),
+                    "references": list(references.values())}
     return _with_csv(page)
 
 

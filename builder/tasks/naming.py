@@ -24,7 +24,7 @@ def name_runs(
         tags = table["tag"].unique() if table is not None and len(table) else []
         name = str(tags[0]) if len(tags) == 1 else Path(path).name
         if name in owner:
-            message = f"run name {name} already used by {owner[name]}"
+            message = f"run name {name} already used by {Path(owner[name]).name}"
             named.append((name, [Finding(str(path), None, "error", message)]))
         else:
             owner[name] = str(path)

@@ -19,34 +19,47 @@ def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
 
 
 def measure_reference() -> str:
+    from builder.measures.bibliography import Reference
     from builder.measures.registry import families, measures_of
 
-    return "\n".join(_family_table(family, measures_of(family)) for family in families())
+    references: dict[str, Reference] = {}
+    tables = [_family_table(family, measures_of(family), references) for family in families()]
+    return "\n".join(tables) + _references(list(references.values()))
 
 
-def _family_table(family: str, measures: list[Any]) -> str:
+def _family_table(family: str, measures: list[Any], references: dict[str, Any]) -> str:
+    """The family's compact table (``builder.measures.catalogue``), its notes below."""
+    from builder.measures.catalogue import catalogue
+
+    listed = catalogue(measures)
+    references.update({ref.key: ref for ref in listed.references})
     rows = "\n".join(
         "<tr>"
-        f"<td><code>{_text(m.name)}</code></td>"
-        f"<td>{_text(m.description)}</td>"
-        f"<td>{_text(m.source)}</td>"
-        f"<td>{_text(_summary(m))}</td>"
-        f"<td>{_text(m.differs) or '&mdash;'}</td>"
+        f"<td><code>{_text(row.name)}</code></td>"
+        f"<td>{_text(row.parameters) or '&mdash;'}</td>"
+        f"<td>{_text(row.description)}</td>"
+        f"<td>{_text(row.source)}</td>"
+        f"<td>{_text(row.summary)}</td>"
+        f"<td>{f'See note {row.note}.' if row.note else _text(row.differs) or '&mdash;'}</td>"
         "</tr>"
-        for m in measures
+        for row in listed.rows
     )
+    notes = "".join(f"{index}. {_text(note)}\n" for index, note in enumerate(listed.notes, 1))
     return (
         f"## {family}\n\n"
-        f"{len(measures)} measures.\n\n"
-        "<table>\n<thead><tr><th>Name</th><th>Definition</th><th>Source</th>"
+        f"{len(measures)} measures in {len(listed.rows)} rows.\n\n"
+        "<table>\n<thead><tr><th>Name</th><th>Parameters</th><th>Definition</th><th>Source</th>"
         "<th>Summary over topics</th><th>Differs from the official program</th></tr></thead>\n"
         f"<tbody>\n{rows}\n</tbody>\n</table>\n"
+        + (f"\nNotes:\n\n{notes}" if notes else "")
     )
 
 
-def _summary(measure: Any) -> str:
-    direction = "" if measure.higher_is_better else ", lower is better"
-    return f"{measure.aggregation.value}{direction}"
+def _references(references: list[Any]) -> str:
+    if not references:
+        return ""
+    items = "".join(f"- **{_text(ref.label)}.** {_text(ref.format())}\n" for ref in references)
+    return f"\n## References\n\n{items}"
 
 
 def _text(value: object) -> str:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import os
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -17,6 +19,8 @@ class _References(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
             if name in ("href", "src") and value is not None:
+                if tag == "a" and name == "href" and value.startswith(("https://", "http://")):
+                    continue  # a link out to the web, not a part of the site
                 self.references.append(value)
             if name == "id" and value:
                 self.ids.add(value)
@@ -30,7 +34,10 @@ def page_references(page: Path) -> tuple[list[str], set[str]]:
 
 
 def broken_references(site: Path) -> list[str]:
-    """Every reference that leaves the site, is absolute, or names a missing file or id."""
+    """Every reference that leaves the site, is absolute, or names a missing file or id.
+
+    A link (``<a href>``) to a web address (a reference's page, a run's URL from its metadata)
+    is no part of the site and is not checked; anything else with a scheme is."""
     problems = []
     ids = {}
     pages = sorted(site.rglob("*.html"))
@@ -55,3 +62,33 @@ def file_hashes(site: Path) -> dict[str, str]:
     """SHA-256 of every file of the site, by its path relative to the site."""
     return {path.relative_to(site).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
             for path in sorted(site.rglob("*")) if path.is_file()}
+
+
+_CLIMBING = re.compile(r"(?:\.\./)+[^\s\"'<>,;)]*")
+_INTERNAL = re.compile(r"seed 0\d", re.IGNORECASE)
+
+
+def published_leaks(site: Path, machine_paths: list[Path]) -> list[str]:
+    """What a published file must not hold: an internal reference ("seed 001"), one of
+    ``machine_paths`` (the build folder, the inputs' folders) as an absolute path, or a
+    relative path that climbs above the site's root from the file that holds it (the site's
+    own links between its pages climb only to its root)."""
+    root = site.resolve()
+    absolute = sorted({str(p.resolve()) for p in machine_paths}, key=len, reverse=True)
+    problems = []
+    for path in sorted(site.rglob("*")):
+        if not path.is_file() or path.name == "plotly.min.js":
+            continue
+        data = path.read_bytes()
+        if path.suffix == ".gz" or b"\0" in data[:1024]:
+            continue
+        content = data.decode("utf-8", errors="replace")
+        where = path.relative_to(site).as_posix()
+        problems += [f"{where}: internal reference {m.group()!r}"
+                     for m in _INTERNAL.finditer(content)]
+        problems += [f"{where}: absolute path {a!r}" for a in absolute if a in content]
+        for match in _CLIMBING.finditer(content):
+            target = Path(os.path.normpath(path.parent.resolve() / match.group()))
+            if target != root and root not in target.parents:
+                problems.append(f"{where}: climbs out of the site: {match.group()!r}")
+    return problems

@@ -20,7 +20,7 @@ import pytest
 
 from builder.cli import main
 from builder.site.assets import plotly_js
-from tests.site.site_checks import broken_references, file_hashes
+from tests.site.site_checks import broken_references, file_hashes, published_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "site_config.yml"
@@ -119,6 +119,10 @@ def test_the_manifest_names_the_inputs_with_relative_paths(stamped_site):
     assert "data/adhoc/qrels.txt" in paths
     assert all(not Path(p).is_absolute() for p in paths)
     assert str(ROOT) not in "".join(p.read_text() for p in stamped_site.rglob("*.html"))
+
+
+def test_no_published_file_leaks_an_internal_reference_or_a_machine_path(stamped_site):
+    assert published_leaks(stamped_site, [stamped_site, ROOT, ROOT / "data"]) == []
 
 
 def test_strict_fails_on_rejected_runs_and_publishes_nothing(tmp_path):

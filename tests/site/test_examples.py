@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from builder.cli import main
-from tests.site.site_checks import broken_references
+from tests.site.site_checks import broken_references, published_leaks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,6 +25,15 @@ def robust03_site(shared_data, tmp_path_factory) -> Path:
                    str(out), "--quiet"])
     assert status == 0
     return out
+
+
+def test_robust03_site_names_inputs_outside_the_config_folder_by_file_name(robust03_site,
+                                                                          shared_data):
+    assert published_leaks(robust03_site, [robust03_site, ROOT, shared_data]) == []
+    manifest = (robust03_site / "manifest.json").read_text()
+    assert '"path": "robust03_qrels.txt"' in manifest and "shared/data" not in manifest
+    findings = (robust03_site / "robust" / "downloads" / "findings.csv").read_text()
+    assert "shared" not in findings
 
 
 def reference_summary(shared_data: Path, measure: str) -> dict[str, float]:
