@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from builder.formats.trec_qrels import read_trec_qrels
 from builder.formats.trec_run import read_trec_run
@@ -32,13 +32,13 @@ from builder.measures.adhoc_ranking import judge_rankings, judged_only
 from builder.measures.registry import Aggregation, measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.naming import name_runs
+from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.trec_run import validate_trec_run
 
 READ_THREADS = 2
 
 
-class AdhocOptions(BaseModel):
+class AdhocOptions(RunNamingOptions):
     """trec_eval's options that change ad hoc scores."""
 
     model_config = ConfigDict(extra="forbid")
@@ -100,7 +100,7 @@ def read_run_files(
     """
     with ThreadPoolExecutor(READ_THREADS) as pool:
         files = list(pool.map(read_trec_run, paths))
-    names = name_runs(paths, [file.table for file in files])
+    names = name_runs(paths, [file.table for file in files], options.run_names)
     run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
     qrels_topics = set(pd.unique(qrels["topic"]))
     topics = sorted(qrels_topics) + sorted(

@@ -27,14 +27,14 @@ from builder.measures.focused_scores import focused_score_table
 from builder.measures.passage_ranking import RankedPassages, rank_passages
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.naming import name_runs
+from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 
 CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of articles named "
                      "by file id) over which element runs are resolved.")
 
 
-class FocusedOptions(BaseModel):
+class FocusedOptions(RunNamingOptions):
     """Options of the focused task (``site_config.yml`` task ``options``, CLI ``-o``)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -55,7 +55,7 @@ def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) 
     ``name_runs``; each table gets a ``run`` column."""
     reader = PassageRunReader(getattr(options, "corpus", None))
     files = [reader.read(path) for path in paths]
-    names = name_runs(paths, [table for table, _ in files])
+    names = name_runs(paths, [table for table, _ in files], options.run_names)
     reads = []
     for path, (table, findings), (name, naming) in zip(paths, files, names):
         if table is not None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
 from builder.measures.generalized_precision import RANKS
@@ -32,11 +32,12 @@ from builder.measures.in_context import (
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.focused import CORPUS_FIELD, read_run_files
+from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
 
 
-class InContextOptions(BaseModel):
+class InContextOptions(RunNamingOptions):
     """Options shared by the three tasks."""
 
     model_config = ConfigDict(extra="forbid")

@@ -4,27 +4,45 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
+from pydantic import BaseModel, ConfigDict, Field
 
 from builder.findings import Finding
 
+RunNames = Literal["tag", "file"]
+
+
+class RunNamingOptions(BaseModel):
+    """The option every task kind has: what names its runs (task ``options: {run_names:
+    file}`` in ``site_config.yml``, ``-o run_names=file`` on the command line)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    run_names: RunNames = Field(
+        "tag", description="Name each run by its run tag (tag) or by its file name (file), "
+        "for runs that share a tag.")
+
 
 def name_runs(
-    paths: Sequence[Path | str], tables: Sequence[pd.DataFrame | None]
+    paths: Sequence[Path | str], tables: Sequence[pd.DataFrame | None], by: RunNames = "tag"
 ) -> list[tuple[str, list[Finding]]]:
     """Each run's name and naming findings, in file order.
 
-    The name is the run tag (column ``tag``: TREC column 6, the FOL run id) when the file has
-    exactly one, else the file name. A name an earlier file took is an error on the later one.
+    By ``tag`` (the default), the name is the run tag (column ``tag``: TREC column 6, the FOL
+    run id) when the file has exactly one, else the file name; by ``file``, always the file
+    name. A name an earlier file took is an error on the later one.
     """
     named: list[tuple[str, list[Finding]]] = []
     owner: dict[str, str] = {}
     for path, table in zip(paths, tables):
-        tags = table["tag"].unique() if table is not None and len(table) else []
+        tags = table["tag"].unique() if by == "tag" and table is not None and len(table) else []
         name = str(tags[0]) if len(tags) == 1 else Path(path).name
         if name in owner:
-            message = f"run name {name} already used by {Path(owner[name]).name}"
+            message = (f"run name {name} already used by {Path(owner[name]).name}"
+                       + (" (task option run_names: file names runs by file name)"
+                          if by == "tag" else ""))
             named.append((name, [Finding(str(path), None, "error", message)]))
         else:
             owner[name] = str(path)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from builder.formats.inex_qrels import InexQrels
 from builder.measures.focused import OFFICIAL_CUTOFFS
@@ -24,10 +24,11 @@ from builder.tasks.focused import (
     run_extras,
     validate_runs_with,
 )
+from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
-class ThoroughOptions(BaseModel):
+class ThoroughOptions(RunNamingOptions):
     """Options of the thorough task (``site_config.yml`` task ``options``, CLI ``-o``)."""
 
     model_config = ConfigDict(extra="forbid")

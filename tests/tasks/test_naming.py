@@ -42,7 +42,8 @@ def test_every_kind_names_runs_by_their_single_tag(tmp_path: Path, kind_name: st
     assert [read.rejected for read in reads] == [False, False, True, False]
     errors = [f for f in reads[2].findings if f.severity == "error"]
     assert [(f.file, f.line, f.message) for f in errors] == [
-        (str(paths[2]), None, f"run name A already used by {paths[0]}")]
+        (str(paths[2]), None, "run name A already used by a.run (task option run_names: file "
+                              "names runs by file name)")]
     for read in reads:
         assert set(read.table["run"]) == {read.name}
 
@@ -58,4 +59,16 @@ def test_a_file_name_taken_by_a_tag_is_an_error_too() -> None:
     named = name_runs(["a/x", "b/y.run"], [pd.DataFrame({"tag": ["y.run"]}), None])
     assert named[0] == ("y.run", [])
     name, findings = named[1]
-    assert name == "y.run" and [f.message for f in findings] == ["run name y.run already used by a/x"]
+    assert name == "y.run" and [f.message for f in findings] == [
+        "run name y.run already used by x (task option run_names: file names runs by file name)"]
+
+
+@pytest.mark.parametrize("kind_name", ["adhoc", "focused", "thorough", "relevant-in-context",
+                                       "best-in-context"])
+def test_every_kind_can_name_runs_by_file(tmp_path: Path, kind_name: str) -> None:
+    kind = get_kind(kind_name)
+    qrels_path, paths = _write_campaign(tmp_path, kind_name)
+    options = kind.options_model.model_validate({"run_names": "file"})
+    reads = kind.read_runs(paths, kind.read_qrels(qrels_path), options)
+    assert [read.name for read in reads] == ["a.run", "b.txt", "c.run", "d.run"]
+    assert not any(read.rejected for read in reads)
