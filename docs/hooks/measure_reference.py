@@ -34,7 +34,7 @@ def _family_table(family: str, measures: list[Any], references: dict[str, Any]) 
     listed = catalogue(measures)
     references.update({ref.key: ref for ref in listed.references})
     rows = "\n".join(
-        "<tr>"
+        f'<tr data-measures="{_text(" ".join(row.measures))}">'
         f"<td><code>{_text(row.name)}</code></td>"
         f"<td>{_text(row.parameters) or '&mdash;'}</td>"
         f"<td>{_text(row.description)}</td>"
