@@ -42,8 +42,8 @@ def test_every_kind_names_runs_by_their_single_tag(tmp_path: Path, kind_name: st
     assert [read.rejected for read in reads] == [False, False, True, False]
     errors = [f for f in reads[2].findings if f.severity == "error"]
     assert [(f.file, f.line, f.message) for f in errors] == [
-        (str(paths[2]), None, "run name A already used by a.run (task option run_names: file "
-                              "names runs by file name)")]
+        (str(paths[2]), None, ("run name A already used by a.run (task option run_names: file "
+                               "names runs by file name)"))]
     for read in reads:
         assert set(read.table["run"]) == {read.name}
 
