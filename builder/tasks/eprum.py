@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
@@ -35,10 +35,11 @@ from builder.measures.eprum_scores import (
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.focused import CORPUS_FIELD, read_run_files, validate_runs_with
+from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
-class EprumOptions(BaseModel):
+class EprumOptions(RunNamingOptions):
     """Options of the EPRUM task (``site_config.yml`` task ``options``, CLI ``-o``)."""
 
     model_config = ConfigDict(extra="forbid")
