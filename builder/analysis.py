@@ -31,6 +31,8 @@ class TaskAnalysis:
     median, best: topic x measure over the runs (best = max, or min where lower is better).
     metadata: per run, its row of the run metadata; topic_text: per topic, its topic file row.
     extras: the kind's extra tables (``pr_points`` for ad hoc ...).
+    summary_median, summary_best: per measure, the median and best of the runs' summaries.
+    judgements: topic x count, what the qrels judged (``judgement_counts``).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
     reliability: stability, error rate, ties and pool bias (None: disabled, or no run).
     """
@@ -47,6 +49,9 @@ class TaskAnalysis:
     extras: Mapping[str, Any] = field(default_factory=dict)
     significance: SignificanceReport | None = None
     reliability: ReliabilityReport | None = None
+    summary_median: pd.Series = field(default_factory=lambda: pd.Series(dtype=float))
+    summary_best: pd.Series = field(default_factory=lambda: pd.Series(dtype=float))
+    judgements: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def spec(self):
@@ -89,8 +94,10 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     by_topic = per_topic.groupby(level="topic")
     median = by_topic.median()
     best = by_topic.max()
+    summary_median, summary_best = summary.median(), summary.max()
     for measure in lower_is_better & set(best.columns):
         best[measure] = by_topic[measure].min()
+        summary_best[measure] = summary[measure].min()
     official = spec.official_measure
     ascending = official in lower_is_better
     if official in summary.columns:
@@ -106,6 +113,8 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         result=result, runs=runs, topics=topics, summary=summary, per_topic=per_topic,
         median=median, best=best, metadata=metadata, topic_text=topic_text,
         extras=result.evaluation.extras if result.evaluation else {},
+        summary_median=summary_median, summary_best=summary_best,
+        judgements=judgement_counts(inputs.qrels),
     )
     analysis.significance = significance(analysis)
     analysis.reliability = reliability(analysis)
@@ -126,6 +135,22 @@ def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
     runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
     return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
                               spec.official_measure, inputs.metadata, evaluation.scores)
+
+
+def judgement_counts(qrels: Any) -> pd.DataFrame:
+    """Per topic, what the qrels judged: ``judged`` documents and, per relevance grade g,
+    ``grade g`` (TREC qrels); ``judged`` and ``relevant`` articles (INEX qrels, relevant
+    meaning with highlighted text). Empty for a qrels of another shape."""
+    if isinstance(qrels, pd.DataFrame) and {"topic", "rel"} <= set(qrels.columns):
+        grades = pd.crosstab(qrels["topic"].astype(str), qrels["rel"])
+        grades.columns = [f"grade {grade}" for grade in grades.columns]
+        return grades.assign(judged=grades.sum(axis=1))[["judged", *grades.columns]]
+    articles = getattr(qrels, "articles", None)
+    if isinstance(articles, pd.DataFrame) and "rel_chars" in articles.columns:
+        topic = articles["topic"].astype(str)
+        return pd.DataFrame({"judged": topic.value_counts(sort=False),
+                             "relevant": (articles["rel_chars"] > 0).groupby(topic).sum()})
+    return pd.DataFrame()
 
 
 def significance(analysis: TaskAnalysis) -> SignificanceReport | None:

@@ -1,10 +1,11 @@
 """The ad hoc run page: the TREC appendix layout, in the appendix's order.
 
-Summary statistics; recall-level precision averages (interpolated precision at recall
+Run metadata; summary statistics; the official and shown measures; recall-level precision averages (interpolated precision at recall
 0.0 .. 1.0, trec_eval's ``iprec_at_recall_*``); non-interpolated average precision (``map``);
 document-level averages (``P_5`` .. ``P_1000``); R-precision (``Rprec``); the recall-precision
-curve with the task's median and best; the difference from the median average precision per
-topic; the per-topic table. Layout as in the TREC proceedings appendices (seed 004).
+curve with the task's median and best; per topic, the difference from the median and the
+per-topic table, on the official measure and, a choice away, on each shown one
+(``builder.site.run_measures``). Layout as in the TREC proceedings appendices.
 """
 
 from __future__ import annotations
@@ -18,10 +19,16 @@ from builder.measures.adhoc_declarations import CUTOFFS
 from builder.measures.adhoc_interpolation import RECALL_LEVELS
 from builder.site import plots
 from builder.site.models import Page
-from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
-from builder.site.tables import Cell, Table, key_value_table, number, numbers, signed_numbers, text
+from builder.site.paths import SiteTask, run_page, table_csv, validation_page
+from builder.site.run_measures import TopicViews, measures_table, metadata_table
+from builder.site.tables import key_value_table, number
 
 IPREC = [f"iprec_at_recall_{level}" for level in RECALL_LEVELS]
+
+
+PER_TOPIC_COUNTS = [("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
+SUMMARY_COUNTS = (("Topics", "num_q"), ("Retrieved", "num_ret"), ("Relevant", "num_rel"),
+                  ("Relevant retrieved", "num_rel_ret"))
 
 
 def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
@@ -32,22 +39,23 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     runs = [analysis.runs[position] for position in positions]
     have = set(summary.columns)
     iprec = [m for m in IPREC if m in have]
-    reference_median = summary[iprec].median().to_numpy() if iprec else []
-    reference_best = summary[iprec].max().to_numpy() if iprec else []
+    reference_median = analysis.summary_median[iprec].to_numpy() if iprec else []
+    reference_best = analysis.summary_best[iprec].to_numpy() if iprec else []
     curves = analysis.extras.get("uninterpolated_precision")
-    per_topic = per_topic_values(analysis, runs, [m for m, _ in PER_TOPIC_COLUMNS])
+    views = TopicViews(analysis, runs, PER_TOPIC_COUNTS)
     by_run, negatives = _curve_points(analysis, runs)
-    median = _over_topics(analysis.median, "map", analysis.topics)
-    best = _over_topics(analysis.best, "map", analysis.topics)
     pages = []
     for index, (position, run) in enumerate(zip(positions, runs)):
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), f"run_{analysis.spec.kind.family}.html", f"Run {run}")
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
-        rows = {m: values[index] for m, values in per_topic.items()}
         page.tables = [
-            _summary_table(run, meta, row, analysis),
+            metadata_table(run, meta),
+            key_value_table("summary", "Summary statistics",
+                            [(label, number(row[m], m)) for label, m in SUMMARY_COUNTS
+                             if m in have]),
+            measures_table(analysis, run),
             key_value_table("recall-precision", "Recall-level precision averages",
                             [(level, number(row[m], m))
                              for level, m in zip(RECALL_LEVELS, IPREC) if m in have],
@@ -60,7 +68,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             key_value_table("r-precision", "R-precision: precision after R (= number of relevant "
                             "documents for a topic) documents retrieved",
                             [("Exact", number(row.get("Rprec")))]),
-            _per_topic_table(analysis, rows, median, best),
+            *views.tables(index),
         ]
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
@@ -70,13 +78,10 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         if iprec:
             page.figures.append(plots.recall_precision(
                 run, [float(level) for level in RECALL_LEVELS[: len(iprec)]], row[iprec].to_numpy(),
-                reference_median,
-                reference_best, uninterpolated))
-        if "map" in have:
-            page.figures.append(plots.difference_from_median(
-                run, analysis.topics, rows["map"] - median, "average precision"))
+                reference_median, reference_best, uninterpolated))
+        page.figures += views.figures(run, index)
         page.figures += topic_curves(run, by_run.get(run), negatives)
-        page.context = {"run": run, "meta": meta, "rank": position + 1,
+        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
@@ -138,60 +143,3 @@ def _thinned(x: pd.Series, y: pd.Series) -> tuple[list[float], list[float]]:
     if len(keep) > CURVE_POINTS:
         keep = keep[np.unique(np.linspace(0, len(keep) - 1, CURVE_POINTS).round().astype(int))]
     return x[keep].tolist(), y[keep].tolist()
-
-
-def per_topic_values(analysis: SiteTask, runs: list[str],
-                     measures: Sequence[str]) -> dict[str, np.ndarray]:
-    """Per measure of ``measures`` the task has, a runs x topics array (NaN where a run has no
-    value): one reindex for all the pages, where one per page and table cost 0.2 s over the
-    143 runs of TREC-COVID (issue 3)."""
-    measures = [m for m in measures if m in analysis.per_topic.columns]
-    cells = pd.MultiIndex.from_product([runs, analysis.topics])
-    values = analysis.per_topic[measures].reindex(cells).to_numpy(dtype=float, na_value=np.nan)
-    values = values.reshape(len(runs), len(analysis.topics), len(measures))
-    return {m: values[:, :, k] for k, m in enumerate(measures)}
-
-
-def _over_topics(frame: pd.DataFrame, measure: str, topics: list[str]) -> np.ndarray | None:
-    """``frame[measure]`` (median or best) in the order of ``topics``; None without it."""
-    if measure not in frame.columns:
-        return None
-    return frame[measure].reindex(topics).to_numpy(dtype=float, na_value=np.nan)
-
-
-def _summary_table(run: str, meta: dict[str, str], row: pd.Series,
-                   analysis: SiteTask) -> Table:
-    pairs = [("Run", text(run)), ("Team", text(meta.get("team", ""))),
-             ("Type", text(meta.get("type", ""))),
-             ("Description", text(meta.get("description", "")))]
-    for label, measure in (("Topics", "num_q"), ("Retrieved", "num_ret"),
-                           ("Relevant", "num_rel"), ("Relevant retrieved", "num_rel_ret")):
-        if measure in row.index:
-            pairs.append((label, number(row[measure], measure)))
-    extra = sorted(set(meta) - {"run", "team", "type", "description"})
-    pairs += [(name, text(meta[name])) for name in extra if meta[name]]
-    return key_value_table("summary", "Summary statistics", pairs)
-
-
-PER_TOPIC_COLUMNS = [("map", "Average precision"), ("P_10", "P@10"), ("Rprec", "R-precision"),
-                     ("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
-
-
-def _per_topic_table(analysis: SiteTask, rows: dict[str, np.ndarray],
-                     median: np.ndarray | None, best: np.ndarray | None) -> Table:
-    """Per topic: the run's values of ``PER_TOPIC_COLUMNS`` (``rows``), then the task's median
-    and best average precision and the run's difference from the median."""
-    task = analysis.spec.id
-    columns = [(m, label) for m, label in PER_TOPIC_COLUMNS if m in rows]
-    has_map = "map" in rows and median is not None and best is not None
-    # Each column formatted at once, then zipped into rows.
-    formatted = [numbers(rows[m], m) for m, _ in columns]
-    if has_map:
-        formatted += [numbers(median), numbers(best), signed_numbers(rows["map"] - median)]
-    links = [Cell(topic, href=topic_page(task, analysis.topic_slugs[topic]))
-             for topic in analysis.topics]
-    table_rows = [list(row) for row in zip(links, *formatted)]
-    header = ["Topic"] + [label for _, label in columns]
-    if has_map:
-        header += ["Median AP", "Best AP", "AP minus median"]
-    return Table("per-topic", "Per-topic results", header, table_rows)

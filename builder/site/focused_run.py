@@ -11,17 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 
 from builder.measures.focused import IP_NAMES, OFFICIAL_CUTOFFS, RECALL_POINTS
-from builder.measures.registry import get
 from builder.site import plots
 from builder.site.eprum_block import eprum_block, eprum_summary
 from builder.site.models import Page
-from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
-from builder.site.tables import Cell, Table, key_value_table, number, signed, text
+from builder.site.paths import SiteTask, run_page, table_csv, validation_page
+from builder.site.run_measures import TopicViews, measures_table, metadata_table
+from builder.site.tables import Cell, Table, key_value_table, number
 
+PER_TOPIC_COUNTS = [("num_ret", "Articles"), ("num_rel", "Relevant articles"),
+                    ("num_rel_ret", "Relevant retrieved")]
 OFFICIAL = (*OFFICIAL_CUTOFFS, "MAiP")
 """The columns of INEX's official focused results."""
 RECALL_AXIS = [i / (RECALL_POINTS - 1) for i in range(RECALL_POINTS)]
@@ -39,26 +40,26 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     impossible = analysis.extras.get("impossible_recall")
     impossible = (impossible.groupby("run")["count"].sum() if impossible is not None
                   else pd.Series(dtype=float))
-    declared = get(analysis.spec.kind.family, analysis.spec.official_measure)
-    topic_measure = declared.per_topic or declared.name
     eprum = eprum_summary(analysis.extras)
     elements = analysis.extras.get("elements")
     elements = elements.groupby("run") if elements is not None else None
+    positions = range(len(analysis.runs)) if positions is None else positions
+    views = TopicViews(analysis, [analysis.runs[p] for p in positions], PER_TOPIC_COUNTS)
     pages = []
-    for position in range(len(analysis.runs)) if positions is None else positions:
+    for index, position in enumerate(positions):
         run = analysis.runs[position]
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), "run_focused.html", f"Run {run}")
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
-        rows = analysis.per_topic.loc[run].reindex(analysis.topics)
         page.tables = [
-            _summary_table(run, meta, row, counts.loc[run] if run in counts.index else None,
+            metadata_table(run, meta),
+            _summary_table(row, counts.loc[run] if run in counts.index else None,
                            int(impossible.get(run, 0))),
-            _reference_table("official", "Official measures", official, row, median, best),
+            measures_table(analysis, run),
             _reference_table("ip-curve", "Interpolated precision at the 101 recall points",
                              curve, row, median, best),
-            _per_topic_table(analysis, rows, topic_measure),
+            *views.tables(index),
         ]
         if eprum is not None and run in eprum.index:
             table, figure = eprum_block(run, eprum, analysis.spec.options.eprum_model)
@@ -72,22 +73,15 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             page.figures.append(plots.recall_precision(
                 run, RECALL_AXIS[: len(curve)], row[curve].to_numpy(), median[curve].to_numpy(),
                 best[curve].to_numpy(), None))
-        if topic_measure in rows.columns:
-            difference = (rows[topic_measure].to_numpy()
-                          - analysis.median[topic_measure].reindex(analysis.topics).to_numpy())
-            page.figures.append(plots.difference_from_median(
-                run, analysis.topics, np.asarray(difference), topic_measure))
-        page.context = {"run": run, "meta": meta, "rank": position + 1,
-                        "topic_measure": topic_measure,
+        page.figures += views.figures(run, index)
+        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
 
 
-def _summary_table(run: str, meta: dict[str, str], row: pd.Series, counts: pd.Series | None,
-                   impossible: int) -> Table:
-    pairs = [("Run", text(run))] + [(key.capitalize(), text(meta.get(key, "")))
-                                    for key in ("team", "type", "description")]
+def _summary_table(row: pd.Series, counts: pd.Series | None, impossible: int) -> Table:
+    pairs = []
     if "num_q" in row.index:
         pairs.append(("Topics", number(row["num_q"], "num_q")))
     if counts is not None:
@@ -102,8 +96,6 @@ def _summary_table(run: str, meta: dict[str, str], row: pd.Series, counts: pd.Se
     if impossible:
         pairs.append(("Impossible recall points (recall above 1, skipped as by inex_eval)",
                       number(impossible)))
-    extra = sorted(set(meta) - {"run", "team", "type", "description"})
-    pairs += [(name, text(meta[name])) for name in extra if meta[name]]
     return key_value_table("summary", "Summary statistics", pairs)
 
 
@@ -120,28 +112,3 @@ def _reference_table(table_id: str, caption: str, measures: list[str], row: pd.S
                      median: pd.Series, best: pd.Series) -> Table:
     rows = [[Cell(m), number(row[m]), number(median[m]), number(best[m])] for m in measures]
     return Table(table_id, caption, ["Measure", "This run", "Median", "Best"], rows)
-
-
-def _per_topic_table(analysis: SiteTask, rows: pd.DataFrame, measure: str) -> Table:
-    task = analysis.spec.id
-    columns = [("num_ret", "Articles"), ("num_rel", "Relevant articles"),
-               ("num_rel_ret", "Relevant retrieved"), ("char_prec", "Character precision"),
-               ("char_rec", "Character recall"), ("iP[0.01]", "iP[0.01]"), ("AiP", "AiP")]
-    if measure not in dict(columns):
-        columns.append((measure, measure))
-    columns = [(m, label) for m, label in columns if m in rows.columns]
-    has_measure = measure in rows.columns
-    median = analysis.median[measure].reindex(analysis.topics).to_numpy() if has_measure else None
-    best = analysis.best[measure].reindex(analysis.topics).to_numpy() if has_measure else None
-    values = {m: rows[m].to_numpy() for m, _ in columns}
-    table_rows = []
-    for i, topic in enumerate(analysis.topics):
-        cells = [Cell(topic, href=topic_page(task, analysis.topic_slugs[topic]))]
-        cells += [number(values[m][i], m) for m, _ in columns]
-        if has_measure:
-            cells += [number(median[i]), number(best[i]), signed(values[measure][i] - median[i])]
-        table_rows.append(cells)
-    header = ["Topic"] + [label for _, label in columns]
-    if has_measure:
-        header += [f"Median {measure}", f"Best {measure}", f"{measure} minus median"]
-    return Table("per-topic", "Per-topic results", header, table_rows)

@@ -14,17 +14,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from builder.measures.generalized_precision import RANKS
 from builder.site import plots
 from builder.site.models import Page
-from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
-from builder.site.tables import Cell, Table, key_value_table, number, signed, text
+from builder.site.paths import SiteTask, run_page, table_csv, validation_page
+from builder.site.run_measures import TopicViews, measures_table, metadata_table
+from builder.site.tables import Cell, Table, key_value_table, number
 
-OFFICIAL = ("gP[5]", "gP[10]", "gP[25]", "gP[50]", "MAgP")
-"""The columns of INEX's official in-context results, MAgP the official measure."""
+PER_TOPIC_COUNTS = [("num_ret", "Articles"), ("num_rel", "Relevant"),
+                    ("num_rel_ret", "Relevant retrieved")]
 
 TOP_RANKS = 10
 """Article scores shown on the page per topic; the CSV holds every rank."""
@@ -62,21 +62,22 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     run_summary = analysis.extras.get("run_summary")
     if run_summary is not None:
         run_summary = run_summary.set_index("run")
+    positions = range(len(analysis.runs)) if positions is None else positions
+    views = TopicViews(analysis, [analysis.runs[p] for p in positions], PER_TOPIC_COUNTS)
     pages = []
-    for position in range(len(analysis.runs)) if positions is None else positions:
+    for index, position in enumerate(positions):
         run = analysis.runs[position]
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), "run_in_context.html", f"Run {run}")
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
         counts = run_summary.loc[run] if run_summary is not None and run in run_summary.index else None
-        rows = analysis.per_topic.loc[run].reindex(analysis.topics)
         page.tables = [
-            _summary_table(run, meta, row, counts),
-            key_value_table("official", "Official measures", [(m, number(row.get(m))) for m in OFFICIAL],
-                            ("Measure", "Value")),
+            metadata_table(run, meta),
+            _summary_table(row, counts),
+            measures_table(analysis, run),
             _cutoff_table(ranks, row, references),
-            _per_topic_table(analysis, rows),
+            *views.tables(index),
             _top_articles_table(analysis, top, run),
             FrameTable("article-scores", "Score of every retrieved article", ARTICLE_COLUMNS, [],
                        frame=articles[articles["run"] == run]),
@@ -89,11 +90,9 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                     f"figure-{measure}", run, ranks, row[names].to_numpy(),
                     references["median"][names].to_numpy(), references["best"][names].to_numpy(),
                     measure))
-        if "AgP" in rows.columns:
-            difference = rows["AgP"].to_numpy() - analysis.median["AgP"].reindex(analysis.topics)
-            page.figures.append(plots.difference_from_median(
-                run, analysis.topics, np.asarray(difference), "AgP"))
+        page.figures += views.figures(run, index)
         page.context = {"run": run, "meta": meta, "rank": position + 1, "top_ranks": TOP_RANKS,
+                        "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
@@ -119,10 +118,8 @@ def _top_ranks(articles: pd.DataFrame) -> pd.DataFrame:
         columns=range(1, TOP_RANKS + 1))
 
 
-def _summary_table(run: str, meta: dict[str, str], row: pd.Series,
-                   counts: pd.Series | None) -> Table:
-    pairs = [("Run", text(run))] + [(key.capitalize(), text(meta.get(key, "")))
-                                    for key in ("team", "type", "description")]
+def _summary_table(row: pd.Series, counts: pd.Series | None) -> Table:
+    pairs = []
     if "num_q" in row.index:
         pairs.append(("Topics", number(row["num_q"], "num_q")))
     if counts is not None:
@@ -150,29 +147,6 @@ def _cutoff_table(ranks: list[int], row: pd.Series, references: dict[str, pd.Ser
     return Table("cutoffs", "Generalized precision and recall at rank cut-offs",
                  ["r", "gP[r]", "Median gP[r]", "Best gP[r]", "gR[r]", "Median gR[r]",
                   "Best gR[r]"], rows)
-
-
-def _per_topic_table(analysis: SiteTask, rows: pd.DataFrame) -> Table:
-    task = analysis.spec.id
-    columns = [("num_ret", "Articles"), ("num_rel", "Relevant"),
-               ("num_rel_ret", "Relevant retrieved"), ("gP[5]", "gP[5]"), ("gP[10]", "gP[10]"),
-               ("AgP", "AgP")]
-    columns = [(m, label) for m, label in columns if m in rows.columns]
-    has_agp = "AgP" in rows.columns
-    median = analysis.median["AgP"].reindex(analysis.topics).to_numpy() if has_agp else None
-    best = analysis.best["AgP"].reindex(analysis.topics).to_numpy() if has_agp else None
-    values = {m: rows[m].to_numpy() for m, _ in columns}
-    table_rows = []
-    for i, topic in enumerate(analysis.topics):
-        cells = [Cell(topic, href=topic_page(task, analysis.topic_slugs[topic]))]
-        cells += [number(values[m][i], m) for m, _ in columns]
-        if has_agp:
-            cells += [number(median[i]), number(best[i]), signed(values["AgP"][i] - median[i])]
-        table_rows.append(cells)
-    header = ["Topic"] + [label for _, label in columns]
-    if has_agp:
-        header += ["Median AgP", "Best AgP", "AgP minus median"]
-    return Table("per-topic", "Per-topic results", header, table_rows)
 
 
 def _top_articles_table(analysis: SiteTask, top: pd.DataFrame, run: str) -> Table:

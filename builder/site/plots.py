@@ -112,18 +112,19 @@ def values_at_cutoffs(figure_id: str, run: str, cutoffs: Sequence[int], values: 
 
 
 def difference_from_median(run: str, topics: Sequence[str], difference: Sequence[float],
-                           measure_label: str) -> Figure:
+                           measure_label: str,
+                           figure_id: str = "figure-difference-from-median") -> Figure:
     """One bar per topic: the run's value minus the task's median, on a -1 .. 1 axis."""
     rounded = _round(difference)
     colours = [NEGATIVE_COLOUR if (v or 0) < 0 else RUN_COLOUR for v in rounded]
     data = [{"type": "bar", "name": "difference from median", "x": list(topics), "y": rounded,
              "marker": {"color": colours}}]
-    layout = _layout("Topic", f"{measure_label} minus median")
-    layout["xaxis"]["type"] = "category"
+    layout = _layout("Topic", f"{measure_label} minus median", showlegend=False)
+    layout["xaxis"].update({"type": "category", "automargin": True})
     layout["yaxis"]["range"] = [-1, 1]
-    label = (f"Bar chart: difference between run {run}'s {measure_label} and the median over "
-             f"all runs, per topic; the values are in the per-topic table below.")
-    return Figure("figure-difference-from-median", label, data, layout)
+    label = (f"Bar chart: difference between run {run}'s {measure_label} and the median "
+             f"{measure_label} of all runs, per topic; the values are in the per-topic table.")
+    return Figure(figure_id, label, data, layout)
 
 
 def score_distribution(topic: str, runs: Sequence[str], values: Sequence[float],

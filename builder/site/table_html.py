@@ -42,8 +42,9 @@ def table_rows(table: Table, root: str) -> Markup:
             opening, closing = tags[index == header, numeric]
             if special(text):  # inline rather than _escaped: this runs for every cell
                 text = escape(text)
-            if href:
-                text = f'<a href="{prefix}{_escaped(href)}">{text}</a>'
+            if href:  # a page of the site, from the root; a web address as it is
+                base = "" if href.startswith(("https://", "http://")) else prefix
+                text = f'<a href="{base}{_escaped(href)}">{text}</a>'
             cells.append(f"{opening}{text}{closing}")
         lines.append(f"<tr>{''.join(cells)}</tr>\n")
     return Markup("".join(lines))

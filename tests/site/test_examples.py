@@ -63,3 +63,56 @@ def test_robust03_leaderboard_agrees_with_trec_eval(robust03_site, shared_data):
 def test_robust03_run_pages_are_small(robust03_site):
     for page in (robust03_site / "robust" / "runs").glob("*.html"):
         assert page.stat().st_size < 100_000, page.name
+
+
+@pytest.fixture(scope="module")
+def covid_site(shared_data, tmp_path_factory) -> Path:
+    """The TREC-COVID example's task (its official and shown measures, qrels and metadata) on
+    four of its 143 runs: the whole campaign is built by benchmarks/bench_site.py."""
+    import yaml
+
+    config = yaml.safe_load((ROOT / "examples" / "trec_covid_round1.yml").read_text())
+    folder = tmp_path_factory.mktemp("covid")
+    task = config["tasks"][0]
+    data = (ROOT / "examples" / task["qrels"]).resolve().parent
+    for key in ("qrels", "run_metadata"):
+        task[key] = str((ROOT / "examples" / task[key]).resolve())
+    task["runs"] = str(data / "runs" / "[BS]*.gz")  # BBGhelani1, 2, BERT, SparseDenseSciBert
+    (folder / "covid.yml").write_text(yaml.safe_dump(config))
+    out = folder / "site"
+    assert main(["build", "--config", str(folder / "covid.yml"), "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def test_covid_run_pages_show_the_official_ndcg_per_topic_and_against_the_median(covid_site):
+    import json
+    import re
+
+    pages = sorted((covid_site / "covid" / "runs").glob("*.html"))
+    assert len(pages) >= 3
+    reference = {}
+    with gzip.open(ROOT / "../shared/data/trec_covid_round1/trec_eval_9.0.8.q.c.M1000.tsv.gz",
+                   "rt") as stream:
+        for run, measure, topic, value in csv.reader(stream, delimiter="\t"):
+            if measure == "ndcg_cut_10" and topic != "all":
+                reference[run, topic] = float(value)
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        run = page.stem
+        # The official view is the one shown: the per-topic table and the chart are nDCG@10.
+        table = text.split('<table id="per-topic">', 1)[1].split("</table>", 1)[0]
+        assert "<th scope=\"col\">ndcg_cut_10</th>" in table
+        assert "<th scope=\"col\">Median ndcg_cut_10</th>" in table
+        rows = re.findall(r'<tr><th scope="row"><a [^>]*>(\w+)</a></th><td class="num">([\d.]+)<',
+                          table)
+        assert len(rows) == 30
+        for topic, value in rows:
+            assert abs(float(value) - reference[run, topic]) < 6e-5
+        figure = text.split('id="figure-difference-from-median-data">', 1)[1].split("</script>")[0]
+        assert json.loads(figure)["layout"]["yaxis"]["title"]["text"] == "ndcg_cut_10 minus median"
+        # The other shown measures are a choice away, bpref among them.
+        assert 'id="per-topic-bpref"' in text and '<option value="0">ndcg_cut_10 (official)' in text
+        measures = text.split('<table id="measures">', 1)[1].split("</table>", 1)[0]
+        assert [label for label in re.findall(r"<tr><th scope=\"row\">([^<]+)</th>", measures)] == [
+            "ndcg_cut_10 (official)", "P_5", "bpref", "map", "num_rel_ret"]
+    assert published_leaks(covid_site, [covid_site, ROOT, ROOT.parent / "shared"]) == []

@@ -75,10 +75,10 @@ def test_overlapping_run_is_listed_with_its_lines(demo_site: Path):
 def test_run_page_has_the_curve_and_the_ip_table(demo_site: Path, evaluator_order):
     best = evaluator_order[0]
     page = (demo_site / "focused" / "runs" / f"{best}.html").read_text()
-    official = _table_rows(page, "official")
-    assert [row[0] for row in official] == ["iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]",
-                                           "MAiP"]
-    assert official[1][1] == official[1][3]  # the best run by iP[0.01] is the task best
+    official = _table_rows(page, "measures")
+    assert [row[0] for row in official] == ["iP[0.01] (official)", "iP[0.00]", "iP[0.05]",
+                                           "iP[0.10]", "MAiP"]
+    assert official[0][1] == official[0][3]  # the best run by iP[0.01] is the task best
     curve = _table_rows(page, "ip-curve")
     assert [row[0] for row in curve] == [f"iP[{i / 100:.2f}]" for i in range(101)]
     assert 'id="figure-recall-precision"' in page
