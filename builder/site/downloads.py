@@ -42,7 +42,20 @@ class Download:
     def listed(self, out: Path) -> dict[str, str]:
         """The downloads page's entry, once written under ``out``."""
         return {"href": f"{self.task}/downloads/{self.name}", "name": self.name,
-                "description": self.description, "bytes": str(self.path(out).stat().st_size)}
+                "description": self.description,
+                "size": readable_size(self.path(out).stat().st_size)}
+
+
+def readable_size(size: int) -> str:
+    """A file size as people read it: ``512 bytes``, ``14.2 kB``, ``3.1 MB`` (powers of 1000,
+    as the SI prefixes mean)."""
+    if size < 1000:
+        return f"{size} byte{'s' * (size != 1)}"
+    for unit in ("kB", "MB", "GB"):
+        size /= 1000
+        if size < 1000 or unit == "GB":
+            return f"{size:.1f} {unit}"
+    raise AssertionError("unreachable")
 
 
 def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -> list[Download]:

@@ -10,6 +10,7 @@ from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.reliability_pages import reliability_page_path, tie_ranks
+from builder.site.run_measures import topic_measures
 from builder.site.significance_pages import TOP_GROUP_MARK, significance_page_path, top_group_marks
 from builder.site.tables import Cell, Table, number, numbers, text
 
@@ -40,7 +41,7 @@ def leaderboard_table(analysis: SiteTask) -> Table:
         rows.append([Cell(str(rank), numeric=True), Cell(run, href=run_page(spec.id, slug)),
                      text(meta.get("team", "")), text(meta.get("type", ""))]
                     + [number(analysis.summary.at[run, m], m) for m in measures]
-                    + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "none",
+                    + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
                             href=validation_page(spec.id, slug))]
                     + ([text(marks[run])] if marks is not None else [])
                     + ([text(ties[run])] if ties is not None else []))
@@ -100,41 +101,58 @@ def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
 
 
 def topic_index_page(analysis: SiteTask) -> Page:
+    """Every topic with its judgements and how hard it was: the median and best of the runs on
+    the official measure (its per-topic measure: AiP for MAiP), a sortable table."""
     spec = analysis.spec
-    official = spec.official_measure
     page = Page(f"{spec.id}/topics/index.html", "topics.html", f"{spec.title}: topics")
-    has_rel = "num_rel" in analysis.median.columns
-    has_official = official in analysis.median.columns
-    rows = []
-    for topic in analysis.topics:
-        cells = [Cell(topic, href=topic_page(spec.id, analysis.topic_slugs[topic])),
-                 text(analysis.topic_text.get(topic, {}).get("title", ""))]
-        if has_rel:
-            cells.append(number(analysis.median.at[topic, "num_rel"], "num_rel"))
-        if has_official:
-            cells += [number(analysis.median.at[topic, official]),
-                      number(analysis.best.at[topic, official])]
-        rows.append(cells)
-    header = ["Topic", "Title"] + (["Relevant"] if has_rel else [])
-    header += [f"Median {official}", f"Best {official}"] if has_official else []
-    page.tables = [Table("topics", f"{spec.title}: topics", header, rows)]
-    page.context = {"analysis": analysis}
+    measures = topic_measures(analysis)
+    official = measures[0] if measures else None
+    judgements = analysis.judgements.reindex(analysis.topics)
+    counts = [c for c in ("judged", "relevant") if c in judgements.columns]
+    grades = [c for c in judgements.columns if c.startswith("grade ") and c != "grade 0"]
+    columns = [numbers(judgements[c].to_numpy(float), "num_rel") for c in counts + grades]
+    if official is not None:
+        columns += [numbers(analysis.median[official].reindex(analysis.topics).to_numpy(float)),
+                    numbers(analysis.best[official].reindex(analysis.topics).to_numpy(float))]
+    links = [Cell(topic, href=topic_page(spec.id, analysis.topic_slugs[topic]))
+             for topic in analysis.topics]
+    titles = [text(analysis.topic_text.get(topic, {}).get("title", "")) for topic in analysis.topics]
+    rows = [list(row) for row in zip(links, titles, *columns)]
+    header = ["Topic", "Title"] + [c.capitalize() for c in counts] + [
+        f"Relevant at {c}" for c in grades]
+    header += [f"Median {official}", f"Best {official}"] if official is not None else []
+    page.tables = [_sortable(Table("topics", f"{spec.title}: topics", header, rows), "topics")]
+    page.context = {"analysis": analysis, "official": official}
     return _with_csv(page)
 
 
+def _sortable(table: Table, noun: str) -> Table:
+    """``table`` with the sorting and filtering controls of ``assets/tables.js``, where the
+    site has them."""
+    from builder.site import tables
+
+    controls = getattr(tables, "TableControls", None)
+    if controls is not None:
+        table.controls = controls(noun=noun, filter_columns=(0, 1), filter_label="Filter by "
+                                  "topic or title")
+    return table
+
+
 def topic_pages(analysis: SiteTask) -> list[Page]:
-    """Per topic: its text, relevant count, and every run's scores (best first)."""
+    """Per topic: its text, its judgements (judged documents, relevant ones per grade), the
+    distribution of every run's score on the official measure, and every run's scores on the
+    shown measures (best first)."""
     spec = analysis.spec
-    official = spec.official_measure
-    measures = [official] + [m for m in spec.measures if m != official]
-    measures = [m for m in measures if m in analysis.per_topic.columns]
+    measures = topic_measures(analysis)
+    official = measures[0] if measures else None
     by_topic = analysis.per_topic.reorder_levels(["topic", "run"]).sort_index()
+    judgements = analysis.judgements
     pages = []
     for topic in analysis.topics:
         page = Page(topic_page(spec.id, analysis.topic_slugs[topic]), "topic.html",
                     f"{spec.title}: topic {topic}")
         values = by_topic.loc[topic].reindex(analysis.runs)
-        if official in values.columns:
+        if official is not None:
             order = values[official].sort_values(ascending=False, kind="mergesort").index
             values = values.loc[order]
         links = [Cell(run, href=run_page(spec.id, analysis.run_slugs[run]))
@@ -143,18 +161,20 @@ def topic_pages(analysis: SiteTask) -> list[Page]:
                                                   for m in measures])]
         page.tables = [Table("runs", f"Runs on topic {topic}, best first", ["Run"] + measures,
                              rows)]
-        if official in values.columns:
+        if official is not None:
             page.figures.append(plots.score_distribution(
                 topic, list(values.index), values[official].to_numpy(), official))
         stats: list[tuple[str, Any]] = []
-        if "num_rel" in analysis.median.columns:
-            stats.append(("Relevant documents", number(analysis.median.at[topic, "num_rel"],
-                                                       "num_rel").text))
-        if official in analysis.median.columns:
+        if topic in judgements.index:
+            for column in judgements.columns:
+                label = {"judged": "Judged documents", "relevant": "Relevant documents"}.get(
+                    column, f"Documents judged at {column}")
+                stats.append((label, str(int(judgements.at[topic, column]))))
+        if official is not None:
             stats += [(f"Median {official}", number(analysis.median.at[topic, official]).text),
                       (f"Best {official}", number(analysis.best.at[topic, official]).text)]
         page.context = {"analysis": analysis, "topic": topic, "stats": stats,
-                        "text": analysis.topic_text.get(topic, {})}
+                        "official": official, "text": analysis.topic_text.get(topic, {})}
         pages.append(_with_csv(page))
     return pages
 

@@ -18,6 +18,7 @@ from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
 from builder.site.tables import Cell, Table, number, numbers, signed_numbers
+from builder.stats.settings import JOINT_TESTS
 
 if TYPE_CHECKING:
     from builder.stats.significance import SignificanceReport
@@ -93,6 +94,7 @@ def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
     measure_slugs = slugs(report.matrices) if report is not None else {}
     by_run = ({m: _comparison_rows(analysis, report, m, runs) for m in report.matrices}
               if report is not None else {})
+    columns, p_label, keep = _p_columns(report)
     for page in pages:
         run = page.context.get("run")
         page.context["significance"] = None
@@ -103,23 +105,36 @@ def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
             rows = by_run[measure].get(run) or RunComparisons()
             table = Table(f"significance-{measure_slugs[measure]}",
                           f"On {measure}, {run} compared with every other run",
-                          [COMPARISON_COLUMNS[0], "This run is"] + COMPARISON_COLUMNS[1:],
-                          rows.all)
+                          [columns[0], "This run is"] + columns[1:],
+                          [row[:keep + 1] for row in rows.all])
             table.csv = table_csv(page.path, table.id)
             page.tables.append(table)
-            views = {view: Table(f"{view}-{measure_slugs[measure]}",
-                                 f"On {measure}, {run} is {verdict} from or than",
-                                 COMPARISON_COLUMNS, getattr(rows, view))
+            views = {view: Table(f"{view}-{measure_slugs[measure]}", f"On {measure}, {run} is "
+                                 f"{verdict} {'from' if view == 'indistinguishable' else 'than'}",
+                                 columns, [row[:keep] for row in getattr(rows, view)])
                      for view, verdict in VERDICTS.items()}
             sections.append({"measure": measure, "better": views["better"],
                              "worse": views["worse"], "csv": table.csv if table.has_rows else None,
                              "same": [(cells[0], cells[-1].text)
                                       for cells in views["indistinguishable"].rows]})
         page.context["significance"] = {
-            "settings": report.settings.describe(), "sections": sections,
+            "settings": report.settings.describe(), "sections": sections, "p_label": p_label,
+            "family_wise": report.settings.test in JOINT_TESTS,
             "page": significance_page_path(analysis.spec.id),
         }
     return pages
+
+
+def _p_columns(report: SignificanceReport | None) -> tuple[list[str], str, int]:
+    """The comparison columns, the label of the p-value a run list shows, and how many cells
+    of a row to keep: one p-value column where no correction applies (Tukey's HSD is already
+    family-wise; without a correction the adjusted p is the p-value), else both."""
+    if report is None or report.settings.applied_correction != "none":
+        return COMPARISON_COLUMNS, "adjusted p", len(COMPARISON_COLUMNS)
+    joint = report.settings.test in JOINT_TESTS
+    label = "Family-wise p-value" if joint else "p-value"
+    return COMPARISON_COLUMNS[:-2] + [label], "family-wise p" if joint else "p", \
+        len(COMPARISON_COLUMNS) - 1
 
 
 @dataclass
