@@ -77,6 +77,9 @@ class TaskConfig(_Strict):
 class SiteConfig(_Strict):
     campaign: CampaignConfig
     output: str = "site"
+    publish_inputs: bool = Field(
+        False, description="copy every task's qrels, topics, run metadata and runs (gzip) "
+        "into the site, with their SHA-256, so the site archives the whole campaign")
     significance: SignificanceConfig = Field(default_factory=SignificanceConfig)
     tasks: list[TaskConfig] = Field(min_length=1)
 

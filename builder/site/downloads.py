@@ -8,9 +8,11 @@ for identical inputs.
 from __future__ import annotations
 
 import csv
+import gzip
 import io
 import json
 import math
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
@@ -23,6 +25,7 @@ import pyarrow.compute as pc
 
 from builder.analysis import TaskAnalysis
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.site.manifest import sha256
 from builder.stats.significance import format_significance
 
 
@@ -43,7 +46,8 @@ class Download:
         """The downloads page's entry, once written under ``out``."""
         return {"href": f"{self.task}/downloads/{self.name}", "name": self.name,
                 "description": self.description,
-                "size": readable_size(self.path(out).stat().st_size)}
+                "size": readable_size(self.path(out).stat().st_size),
+                "sha256": sha256(self.path(out)) if self.name.startswith(f"{INPUTS}/") else ""}
 
 
 def readable_size(size: int) -> str:
@@ -58,8 +62,12 @@ def readable_size(size: int) -> str:
     raise AssertionError("unreachable")
 
 
-def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -> list[Download]:
-    """The task's download files, most costly first, not yet written."""
+def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
+                   publish_inputs: bool = False) -> list[Download]:
+    """The task's download files, most costly first, not yet written; with
+    ``publish_inputs``, its input files too (``input_downloads``)."""
+    from builder.site.paper_tables import leaderboard_latex, leaderboard_markdown
+
     task = analysis.spec.id
     scores = cache(partial(_long_scores, analysis))  # laid out once for both files
     files = [
@@ -73,6 +81,11 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -
                  lambda path: _write_json(_summary(analysis), path)),
         Download(task, "findings.csv", "every validation finding of every run file",
                  lambda path: _write_csv(_findings(analysis, display_path), path)),
+        Download(task, "leaderboard.tex", "the leaderboard as a LaTeX table (booktabs), "
+                 "† marking the runs not significantly different from the top run",
+                 lambda path: path.write_text(leaderboard_latex(analysis), encoding="utf-8")),
+        Download(task, "leaderboard.md", "the same, as a Markdown table",
+                 lambda path: path.write_text(leaderboard_markdown(analysis), encoding="utf-8")),
     ]
     report = analysis.significance
     if report is not None:
@@ -80,11 +93,45 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str]) -
             task, "significance.csv", "every pair of runs tested (as appendix compare prints "
             "it): " + report.settings.describe(),
             lambda path: path.write_text(format_significance(report.table), encoding="utf-8")))
+    if publish_inputs:
+        files += input_downloads(analysis)
     return files
 
 
+INPUTS = "inputs"
+"""The folder of a task's downloads that holds its input files (``publish_inputs``)."""
+
+
+def input_downloads(analysis: TaskAnalysis) -> list[Download]:
+    """The task's inputs as published files: qrels, topics and run metadata as they are, each
+    run gzip-compressed (a run already in gzip as it is), under ``inputs/``."""
+    spec, task = analysis.spec, analysis.spec.id
+    files = [Download(task, f"{INPUTS}/{path.name}", what, partial(_copy, path))
+             for path, what in ((spec.qrels, "the relevance judgements"),
+                                (spec.topics, "the topics"),
+                                (spec.run_metadata, "the run metadata")) if path is not None]
+    for read in analysis.result.inputs.reads:
+        source = Path(read.path)
+        name = source.name if source.suffix == ".gz" else f"{source.name}.gz"
+        files.append(Download(task, f"{INPUTS}/runs/{name}", f"run {read.name}"
+                              + (", rejected" if read.rejected else ""),
+                              partial(_copy if source.suffix == ".gz" else _gzip, source)))
+    return files
+
+
+def _copy(source: Path, path: Path) -> None:
+    shutil.copyfile(source, path)
+
+
+def _gzip(source: Path, path: Path) -> None:
+    """``source`` gzip-compressed, byte-identical from build to build (no name, no time)."""
+    with open(source, "rb") as stream, open(path, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
+        shutil.copyfileobj(stream, packed, 1 << 20)
+
+
 LISTING_ORDER = ("scores.csv", "scores.json", "summary.csv", "summary.json", "findings.csv",
-                 "significance.csv")
+                 "significance.csv", "leaderboard.tex", "leaderboard.md")
 """The order of a task's files on the downloads page."""
 
 
@@ -96,8 +143,12 @@ def write_download(download: Download, out: Path) -> None:
 
 def listing(files: list[Download], out: Path) -> list[dict[str, str]]:
     """The downloads page's entries of written files, in ``LISTING_ORDER``."""
-    ordered = sorted(files, key=lambda download: LISTING_ORDER.index(download.name))
-    return [download.listed(out) for download in ordered]
+    def order(download: Download) -> tuple[int, str]:
+        if download.name in LISTING_ORDER:
+            return LISTING_ORDER.index(download.name), ""
+        return len(LISTING_ORDER), download.name  # the inputs, by name
+
+    return [download.listed(out) for download in sorted(files, key=order)]
 
 
 def _long_scores(analysis: TaskAnalysis) -> LongScores:

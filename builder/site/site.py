@@ -78,7 +78,8 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
         "version": __version__,
     }
     env = environment()
-    files = {a.spec.id: task_downloads(a, site.relative) for a in analyses}
+    files = {a.spec.id: task_downloads(a, site.relative, site.config.publish_inputs)
+             for a in analyses}
     count = run_jobs(_jobs(site, analyses, files, env, out, context, when), processes)
     downloads = {task: listing(written, out) for task, written in files.items()}
     count += render_pages(env, [site_pages.downloads_page(analyses, downloads)], out, context)
