@@ -27,15 +27,19 @@ def _round(values: Sequence[float]) -> list[float | None]:
 
 
 def _layout(x_title: str, y_title: str, **extra: Any) -> dict[str, Any]:
+    """A figure's layout: the legend above the plot and every margin grown to fit its labels
+    (``automargin``), so that axis titles, tick labels and legend never overlap, on screen or
+    printed."""
     layout = {
-        "margin": {"l": 60, "r": 20, "t": 20, "b": 50},
+        "margin": {"l": 60, "r": 20, "t": 40, "b": 50},
         "height": 360,
         "font": {"family": "system-ui, sans-serif", "size": 13, "color": "#222222"},
         "paper_bgcolor": "#ffffff",
         "plot_bgcolor": "#ffffff",
-        "xaxis": {"title": {"text": x_title}, **_AXIS},
-        "yaxis": {"title": {"text": y_title}, **_AXIS},
-        "legend": {"orientation": "h", "y": -0.2},
+        "xaxis": {"title": {"text": x_title, "standoff": 8}, "automargin": True, **_AXIS},
+        "yaxis": {"title": {"text": y_title, "standoff": 8}, "automargin": True, **_AXIS},
+        "legend": {"orientation": "h", "x": 0, "xanchor": "left", "y": 1.02,
+                   "yanchor": "bottom"},
     }
     layout.update(extra)
     return layout
@@ -61,7 +65,8 @@ def recall_precision(run: str, levels: Sequence[float], precision: Sequence[floa
     label = (f"Interpolated recall-precision curve of run {run}, with the task's median and "
              f"best at each recall level; the values are in the recall-level table above.")
     layout = _layout("Recall", "Precision")
-    layout["xaxis"]["range"] = [0, 1]
+    # A little room left of recall 0, so that the two axes' "0" labels do not meet.
+    layout["xaxis"]["range"] = [-0.03, 1.02]
     layout["yaxis"]["range"] = [0, 1.02]
     return Figure("figure-recall-precision", label, data, layout)
 

@@ -28,4 +28,13 @@
     selects[k].addEventListener("change", function (event) { switchTo(event.target.value); });
   }
   drawVisible();
+  // Printed, a figure takes the width of the printed page, not that of the screen.
+  function fitAll() {
+    var drawn = document.querySelectorAll("[data-drawn]");
+    for (var i = 0; i < drawn.length; i += 1) { Plotly.Plots.resize(drawn[i]); }
+  }
+  var print = window.matchMedia("print");
+  if (print.addEventListener) { print.addEventListener("change", fitAll); }
+  window.addEventListener("beforeprint", fitAll);
+  window.addEventListener("afterprint", fitAll);
 })();
