@@ -19,7 +19,7 @@ from builder.site.eprum_block import eprum_block, eprum_summary
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
 from builder.site.run_measures import TopicViews, measures_table, metadata_table
-from builder.site.tables import Cell, Table, key_value_table, number
+from builder.site.tables import Cell, Table, key_value_table, number, text
 
 PER_TOPIC_COUNTS = [("num_ret", "Articles"), ("num_rel", "Relevant articles"),
                     ("num_rel_ret", "Relevant retrieved")]
