@@ -83,7 +83,7 @@ def per_topic_curve(figure_id: str, run: str, curves: Sequence[tuple[str, list, 
                 "args": [{"x": [_round(x)], "y": [_round(y)], "name": f"topic {topic}"}]}
                for topic, x, y in curves]
     layout = _layout(x_title, y_title, showlegend=False)
-    layout["xaxis"]["range"] = [0, 1.0]
+    layout["xaxis"]["range"] = [-0.03, 1.02]  # the two axes' "0" labels apart
     layout["yaxis"]["range"] = [0, 1.02]
     layout["updatemenus"] = [{"buttons": buttons, "direction": "down", "x": 1.0, "y": 1.12,
                               "xanchor": "right", "yanchor": "bottom", "showactive": True}]
