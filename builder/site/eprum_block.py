@@ -16,7 +16,7 @@ import pandas as pd
 from builder.measures.eprum import STANDARD_LEVELS
 from builder.measures.eprum_scores import AVERAGE, LEVEL_NAMES
 from builder.site import plots
-from builder.site.models import Figure
+from builder.site.models import Figure, Page
 from builder.site.tables import Cell, Table, number
 
 TABLE_ID = "eprum"
@@ -51,3 +51,12 @@ def eprum_block(run: str, summary: pd.DataFrame, model: str) -> tuple[Table, Fig
         "median and best at each recall level; the values are in the table above."
     )
     return table, replace(curve, id=FIGURE_ID, label=label)
+
+
+def add_eprum_block(page: Page, run: str, summary: pd.DataFrame | None, options: object) -> None:
+    """Append the EPRUM table and curve of ``run`` to its page when the task computed them."""
+    if summary is None or run not in summary.index:
+        return
+    table, figure = eprum_block(run, summary, getattr(options, "eprum_model", ""))
+    page.tables.append(table)
+    page.figures.append(figure)

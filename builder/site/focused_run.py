@@ -15,7 +15,7 @@ import pandas as pd
 
 from builder.measures.focused import IP_NAMES, OFFICIAL_CUTOFFS, RECALL_POINTS
 from builder.site import plots
-from builder.site.eprum_block import eprum_block, eprum_summary
+from builder.site.eprum_block import add_eprum_block, eprum_summary
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
 from builder.site.run_measures import TopicViews, measures_table, metadata_table
@@ -61,10 +61,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                              curve, row, median, best),
             *views.tables(index),
         ]
-        if eprum is not None and run in eprum.index:
-            table, figure = eprum_block(run, eprum, analysis.spec.options.eprum_model)
-            page.tables.append(table)
-            page.figures.append(figure)
+        add_eprum_block(page, run, eprum, analysis.spec.options)
         if elements is not None and run in elements.groups:
             page.tables.append(_elements_table(elements.get_group(run)))
         for table in page.tables:

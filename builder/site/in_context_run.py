@@ -18,6 +18,7 @@ import pandas as pd
 
 from builder.measures.generalized_precision import RANKS
 from builder.site import plots
+from builder.site.eprum_block import add_eprum_block, eprum_summary
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
 from builder.site.run_measures import TopicViews, measures_table, metadata_table
@@ -64,6 +65,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         run_summary = run_summary.set_index("run")
     positions = range(len(analysis.runs)) if positions is None else positions
     views = TopicViews(analysis, [analysis.runs[p] for p in positions], PER_TOPIC_COUNTS)
+    eprum = eprum_summary(analysis.extras)
     pages = []
     for index, position in enumerate(positions):
         run = analysis.runs[position]
@@ -82,6 +84,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             FrameTable("article-scores", "Score of every retrieved article", ARTICLE_COLUMNS, [],
                        frame=articles[articles["run"] == run]),
         ]
+        add_eprum_block(page, run, eprum, analysis.spec.options)
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
         if ranks:

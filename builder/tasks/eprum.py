@@ -1,14 +1,16 @@
-"""The EPRUM task: passage (FOL) runs scored by expected precision-recall with user modelling.
+"""The EPRUM task: passage (FOL) and element runs scored by expected precision-recall with user
+modelling.
 
 Piwowarski and Dupret (SIGIR 2006). The ideal elements are the highlighted passages of INEX
 passage qrels (idealism 1); rank k of a run is its k-th passage of the topic (file order, as
-inex_eval ranks). ``P(k ~> x)`` comes from the chosen user model
+inex_eval ranks); element runs are resolved to character ranges over the ``corpus`` option, as
+in the other passage tasks. ``P(k ~> x)`` comes from the chosen user model
 (``builder.measures.eprum_models``): ``classical``, ``tree`` or ``distance`` (``theta``); the
 ideal list is the ideal elements by decreasing idealism under the same model (section 7).
 Overlapping passages are allowed: a passage seen twice is not rewarded twice.
 
 Extras of the Evaluation: ``natural`` (run, topic, recall, precision, ideal_length), the
-precision at every natural recall point, for the run pages' curves.
+precision at every natural recall point (made when first read).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from builder.measures.eprum_scores import (
     topic_results,
     with_summary,
 )
-from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, RunRead
+from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.focused import CORPUS_FIELD, read_run_files, validate_runs_with
 from builder.tasks.naming import RunNamingOptions
@@ -95,10 +97,8 @@ def passage_pointers(runs: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def eprum_of_passages(
-    qrels: InexQrels, runs: pd.DataFrame, options: EprumOptions
-) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Every EPRUM value of every run and topic (``score_rows``) and the natural points."""
+def eprum_of_passages(qrels: InexQrels, runs: pd.DataFrame, options: EprumOptions) -> pd.DataFrame:
+    """Every EPRUM value of every run and topic (``score_rows``)."""
     model = UserModel(options.model, options.theta)
     ideal = passage_ideal(qrels)
     elements = ideal[["topic", "element"]].assign(idealism=1.0)
@@ -107,14 +107,14 @@ def eprum_of_passages(
     ideal_set = IdealSet(elements, ideal_navigation, pointed[["topic", "rank", "element"]])
     navigation = navigation_table(passage_pointers(runs), ideal, model, ["run"])
     names = list(dict.fromkeys(runs["run"]))
-    rows = score_rows(topic_results(navigation, ideal_set, names, exact_limit=options.exact_limit))
-    return rows, natural_points(rows)
+    return score_rows(topic_results(navigation, ideal_set, names, exact_limit=options.exact_limit))
 
 
 def natural_points(rows: pd.DataFrame) -> pd.DataFrame:
     """``run, topic, recall, precision, ideal_length`` from the ``P[r=k]``/``ML*[r=k]`` rows."""
     recall = rows["measure"].str.extract(r"^(P|ML\*)\[r=(\d+)\]$")
-    points = rows.assign(kind=recall[0], recall=pd.to_numeric(recall[1])).dropna(subset=["kind"])
+    points = rows.assign(kind=recall[0], recall=recall[1]).dropna(subset=["kind"])
+    points = points.assign(recall=points["recall"].astype(int))
     table = points.pivot_table(
         index=["run", "topic", "recall"], columns="kind", values="value", aggfunc="first"
     ).reset_index()
@@ -124,10 +124,11 @@ def natural_points(rows: pd.DataFrame) -> pd.DataFrame:
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: EprumOptions) -> Evaluation:
     """The 11 levels and ``avgP`` per run and topic (every topic with a highlighted passage; a
     run without results for it scores 0), their means under topic ``all``."""
-    rows, natural = eprum_of_passages(qrels, runs, options)
+    rows = eprum_of_passages(qrels, runs, options)
     scores = rows[rows["measure"].isin([*LEVEL_NAMES, AVERAGE])]
     scores = with_summary(scores, SUMMARY_TOPIC)
-    return Evaluation(scores[SCORE_COLUMNS].reset_index(drop=True), {"natural": natural})
+    extras = LazyTables({"natural": lambda: natural_points(rows)})
+    return Evaluation(scores[SCORE_COLUMNS].reset_index(drop=True), extras)
 
 
 def summary_extra(qrels: InexQrels, runs: pd.DataFrame, model: str, theta: float) -> pd.DataFrame:

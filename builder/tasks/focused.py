@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,12 +20,12 @@ from pydantic import BaseModel, ConfigDict, Field
 from builder.findings import Finding
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
 from builder.formats.passage_run import PassageRunReader, element_kinds
-from builder.measures.eprum_models import DEFAULT_THETA
 from builder.measures.focused import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.focused_scores import focused_score_table
 from builder.measures.passage_ranking import RankedPassages, rank_passages
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
+from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 
@@ -34,19 +33,13 @@ CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of 
                      "by file id) over which element runs are resolved.")
 
 
-class FocusedOptions(RunNamingOptions):
+class FocusedOptions(RunNamingOptions, EprumBlockOptions):
     """Options of the focused task (``site_config.yml`` task ``options``, CLI ``-o``)."""
 
     model_config = ConfigDict(extra="forbid")
 
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
-    eprum_model: Literal["classical", "tree", "distance"] | None = Field(
-        None, description="Also show EPRUM under this user model on the run pages (none: off)."
-    )
-    eprum_theta: float = Field(
-        DEFAULT_THETA, gt=0, description="The distance user model's theta per character (EPRUM)."
-    )
     corpus: Path | None = CORPUS_FIELD
 
 
@@ -113,11 +106,7 @@ def run_extras(ranked: RankedPassages, runs: pd.DataFrame) -> dict[str, pd.DataF
 
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
-    extras = run_extras(ranked, runs)
-    if options.eprum_model is not None:
-        from builder.tasks.eprum import summary_extra  # imports this module
-
-        extras["eprum"] = summary_extra(qrels, runs, options.eprum_model, options.eprum_theta)
+    extras = run_extras(ranked, runs) | eprum_extras(qrels, runs, options)
     return Evaluation(focused_score_table(ranked, options.complete), extras)
 
 

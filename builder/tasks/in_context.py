@@ -31,13 +31,14 @@ from builder.measures.in_context import (
 )
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
+from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.focused import CORPUS_FIELD, read_run_files
 from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
 
 
-class InContextOptions(RunNamingOptions):
+class InContextOptions(RunNamingOptions, EprumBlockOptions):
     """Options shared by the three tasks."""
 
     model_config = ConfigDict(extra="forbid")
@@ -107,7 +108,8 @@ def evaluate(
     result = evaluate_in_context(runs, qrels, article_score, _settings(options))
     return Evaluation(
         result.scores,
-        {"article_scores": result.article_scores, "run_summary": result.run_summary},
+        {"article_scores": result.article_scores, "run_summary": result.run_summary}
+        | eprum_extras(qrels, runs, options),
     )
 
 

@@ -17,6 +17,7 @@ from builder.measures.passage_ranking import rank_passages
 from builder.measures.thorough import FAMILY, thorough_score_table
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
+from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.focused import (
     CORPUS_FIELD,
     read_qrels,
@@ -28,7 +29,7 @@ from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
-class ThoroughOptions(RunNamingOptions):
+class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
     """Options of the thorough task (``site_config.yml`` task ``options``, CLI ``-o``)."""
 
     model_config = ConfigDict(extra="forbid")
@@ -46,7 +47,7 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
     scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus)
-    return Evaluation(scores, run_extras(ranked, runs))
+    return Evaluation(scores, run_extras(ranked, runs) | eprum_extras(qrels, runs, options))
 
 
 KIND = TaskKind(

@@ -113,3 +113,45 @@ def test_evaluate_task_eprum_tree_model_on_passages(tmp_path: Path, capsys):
         tmp_path / "qrels", tmp_path / "run",
     )
     assert "avgP                  \tall\t0.0000" in out.splitlines()  # no exact match
+
+
+def test_eprum_kind_keeps_every_natural_recall_point(tmp_path: Path):
+    from builder.tasks import get_kind
+    from builder.tasks.eprum import EprumOptions
+
+    kind = get_kind("eprum")
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    qrels = kind.read_qrels(tmp_path / "qrels")
+    (read,) = kind.read_runs([tmp_path / "run"], qrels, EprumOptions())
+    natural = kind.evaluate(qrels, read.table, EprumOptions()).extras["natural"]
+    topic_1 = natural[natural["topic"] == "1"]
+    assert topic_1["recall"].tolist() == [1, 2]
+    assert topic_1["precision"].tolist() == pytest.approx([0.625, 0.25])
+    assert topic_1["ideal_length"].tolist() == [1.0, 2.0]
+
+
+ARTICLE = ("<article><name>A</name><body><section><title>One</title><p>First para.</p>"
+           "<p>Second para.</p></section><section><p>Other</p></section></body></article>")
+
+
+def test_evaluate_task_eprum_on_an_element_run(tmp_path: Path, capsys):
+    """An element run resolved over the corpus: the section containing the highlighted
+    paragraph reaches it with len(p) / len(section) under the tree model."""
+    from builder.formats.xml_article import parse_article
+
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "100.xml").write_text(ARTICLE, encoding="utf-8")
+    text = parse_article(ARTICLE.encode(), keep_text=True).text
+    paragraph = text.index("Second para.")
+    section = text.index("One")
+    section_length = text.index("Other") - section
+    (tmp_path / "qrels").write_text(f"1 Q0 100 12 {len(text)} 100 {paragraph}:12\n")
+    (tmp_path / "run").write_text("1 Q0 100 1 1.0 elements /article[1]/body[1]/section[1]\n")
+    code, out, err = run_cli(
+        capsys, "evaluate", "--task", "eprum", "--model", "tree", "-m", "avgP", "--format", "tsv",
+        "-o", f"corpus={tmp_path / 'corpus'}", tmp_path / "qrels", tmp_path / "run",
+    )
+    assert code == 0, err
+    (row,) = [line.split("\t") for line in out.splitlines() if "\tall\t" in line]
+    assert float(row[3]) == pytest.approx(12 / section_length)

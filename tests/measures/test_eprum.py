@@ -148,3 +148,40 @@ def test_unreachable_ideal_element_and_no_ideal_element():
     assert result.natural.tolist() == [1.0, 0.0]
     assert result.average == 0.5
     assert evaluate_topic(np.array([[1.0]]), np.array([0.0])) is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_graded_idealism_equals_users_enumerated_over_satisfaction_levels(seed):
+    """Every satisfaction level s on a grid finer than the idealism values, each user's ideal
+    set brute-forced, averaged over the users who have an ideal element."""
+    rng = np.random.default_rng(100 + seed)
+    navigation = random_table(rng, 4, 3, 6)
+    idealism = rng.choice([0.0, 0.2, 0.5, 0.7, 1.0], size=3)
+    idealism[0] = max(idealism[0], 0.5)
+    result = evaluate_topic(navigation, idealism)
+    grid = (np.arange(1000) + 0.5) / 1000
+    natural = np.zeros(3)
+    users = np.zeros(3)
+    levels = np.zeros(11)
+    average = 0.0
+    having = 0
+    enumerated: dict[tuple[bool, ...], np.ndarray] = {}
+    for s in grid:
+        members = idealism >= s
+        t = int(members.sum())
+        if t == 0:
+            continue
+        key = tuple(members.tolist())
+        if key not in enumerated:
+            enumerated[key] = brute_force(navigation[:, members], None)[0]
+        inverse = enumerated[key]
+        precision = np.arange(1, t + 1) * inverse
+        natural[:t] += precision
+        users[:t] += 1
+        levels += [precision[recall_of_level(level, t) - 1] for level in range(0, 101, 10)]
+        average += precision.mean()
+        having += 1
+    t = len(result.natural)
+    assert result.natural == pytest.approx(natural[:t] / users[:t], abs=1e-12)
+    assert result.levels == pytest.approx(levels / having, abs=1e-12)
+    assert result.average == pytest.approx(average / having, abs=1e-12)

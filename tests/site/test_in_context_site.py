@@ -137,3 +137,20 @@ def test_measures_page_shows_how_in_context_measures_differ(site):
 
 def test_links_resolve(site):
     assert broken_references(site) == []
+
+
+def test_eprum_block_only_where_the_task_enables_it(site, shared_data, capsys):
+    """The example enables EPRUM (tree model) on restricted relevant in context only."""
+    page = (site / "restricted-relevant-in-context" / "runs" / "derivedRiC.html").read_text()
+    assert 'id="figure-eprum"' in page
+    shown = read_csv(site / "restricted-relevant-in-context" / "runs" / "derivedRiC.eprum.csv")
+    assert [row["Measure"] for row in shown][-1] == "avgP"
+    capsys.readouterr()
+    folder = shared_data / "inex_ipcs"
+    assert main(["evaluate", "--task", "eprum", "--model", "tree", "-m", "avgP", "--format", "tsv",
+                 str(folder / "INEX_Qrels.txt"), str(folder / "runs" / "derived_ric.run")]) == 0
+    printed = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    average = next(float(value) for _, _, topic, value in printed if topic == "all")
+    assert abs(float(shown[-1]["This run"]) - average) < 0.00005 + 1e-12
+    other = (site / "relevant-in-context" / "runs" / "derivedRiC.html").read_text()
+    assert "eprum" not in other
