@@ -1,8 +1,8 @@
 """EPRUM score tables: every list (run) x topic of a navigation table at once.
 
 Piwowarski and Dupret (SIGIR 2006); the per-topic computation is
-``builder.measures.eprum_idealism.evaluate_topic``. Measure names (declared in
-``builder.measures.eprum_declarations``):
+``builder.measures.eprum_idealism.evaluate_topic``. Measure names (the levels and the average
+are declared in the registry below, with their source):
 
 - ``P[r=1]``, ``P[r=2]``, ...: precision at the natural recall points r = 1..t;
 - ``ML*[r=1]``, ...: the ideal list's expected search length E[ML*_r] (eq. 4);
