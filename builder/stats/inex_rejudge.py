@@ -28,16 +28,24 @@ def passage_topic_codes(qrels: InexQrels) -> np.ndarray:
     return pd.Index(qrels.topics).get_indexer(qrels.passages["topic"])
 
 
-def sampled_inex_qrels(qrels: InexQrels, keep: np.ndarray | None) -> InexQrels:
-    """The qrels keeping only the highlighted passages where ``keep`` (see module docstring)."""
+def passage_articles(qrels: InexQrels) -> np.ndarray:
+    """The row of ``qrels.articles`` of each highlighted passage."""
+    key = pd.MultiIndex.from_frame(qrels.articles[["topic", "file"]])
+    return key.get_indexer(pd.MultiIndex.from_frame(qrels.passages[["topic", "file"]]))
+
+
+def sampled_inex_qrels(qrels: InexQrels, keep: np.ndarray | None,
+                       row: np.ndarray | None = None) -> InexQrels:
+    """The qrels keeping only the highlighted passages where ``keep`` (see module docstring);
+    ``row``: ``passage_articles(qrels)``, when already known."""
     if keep is None:
         return qrels
     passages = qrels.passages
-    key = pd.MultiIndex.from_frame(qrels.articles[["topic", "file"]])
-    row = key.get_indexer(pd.MultiIndex.from_frame(passages[["topic", "file"]]))
+    row = passage_articles(qrels) if row is None else row
+    n_articles = len(qrels.articles)
     dropped = np.bincount(row[~keep], weights=passages["length"].to_numpy()[~keep],
-                          minlength=len(key)).astype(np.int64)
-    left = np.bincount(row[keep], minlength=len(key))
+                          minlength=n_articles).astype(np.int64)
+    left = np.bincount(row[keep], minlength=n_articles)
     rel_chars = qrels.articles["rel_chars"].to_numpy(dtype=np.int64)
     new_chars = np.where(left > 0, np.maximum(rel_chars - dropped, 0), 0)
     new_chars = np.where(dropped > 0, new_chars, rel_chars)
@@ -67,9 +75,11 @@ def inex_qrels_text(qrels: InexQrels) -> str:
     return "".join(lines)
 
 
-def rejudged_passages(ranked: RankedPassages, qrels: InexQrels) -> RankedPassages:
+def rejudged_passages(ranked: RankedPassages, qrels: InexQrels,
+                      article_topic: np.ndarray | None = None) -> RankedPassages:
     """``ranked`` with the relevant sizes of ``qrels`` (same articles table, other highlighting),
-    as ``rank_passages`` would give on those qrels."""
+    as ``rank_passages`` would give on those qrels (``article_topic``: each article's topic
+    code in ``ranked.topics``, when already known)."""
     lines = ranked.lines
     articles = qrels.articles
     article = lines["article"]
@@ -78,7 +88,8 @@ def rejudged_passages(ranked: RankedPassages, qrels: InexQrels) -> RankedPassage
     unknown = lines["start"] == UNKNOWN_OFFSET
     rsize = highlight_index(qrels).highlighted_overlap(
         np.where(relevant & ~unknown, article, -1), lines["start"], lines["end"])
-    codes = pd.Index(ranked.topics).get_indexer(articles["topic"])
+    codes = pd.Index(ranked.topics).get_indexer(articles["topic"]) if article_topic is None \
+        else article_topic
     positive = rel_chars > 0
     total_rsize = np.bincount(codes[positive], weights=rel_chars[positive],
                               minlength=len(ranked.topics)).astype(np.int64)
@@ -114,11 +125,14 @@ class FocusedRescorer:
         self.measures = measures
         self.runs, self.topics = ranked.runs, ranked.topics
         self.unit_topic = passage_topic_codes(qrels)
+        self.passage_row = passage_articles(qrels)
+        self.article_topic = pd.Index(ranked.topics).get_indexer(qrels.articles["topic"])
 
     def score(self, keep: np.ndarray | None) -> Scores:
         ranked = self.ranked if keep is None else rejudged_passages(
-            self.ranked, sampled_inex_qrels(self.qrels, keep))
+            self.ranked, sampled_inex_qrels(self.qrels, keep, self.passage_row),
+            self.article_topic)
         return focused_scores(ranked, self.complete, self.measures)
 
     def sampled_qrels(self, keep: np.ndarray) -> str:
-        return inex_qrels_text(sampled_inex_qrels(self.qrels, keep))
+        return inex_qrels_text(sampled_inex_qrels(self.qrels, keep, self.passage_row))

@@ -124,14 +124,14 @@ def tie_table_of(judgements: AdhocJudgements, run_scores: np.ndarray,
     judged = rejudge(judgements)
     group = tie_groups(judged, run_scores[judged.row])
     grade = judged.rel.astype(np.int64)
-    variants = {}
+    variants, cut = {}, {}
     for label, order in (("official", None), ("best", True), ("worst", False)):
-        cut = _reordered(judged, group, grade, options.depth, order)
-        variants[label] = adhoc_scores(cut, options, measures)[1]
+        cut[label] = _reordered(judged, group, grade, options.depth, order)
+        variants[label] = adhoc_scores(cut[label], options, measures)[1]
     per_cell = expected_scores(judged, group, options, measures)
     n_runs, n_topics = len(judged.runs), len(judged.topics)
-    cut = _reordered(judged, group, grade, options.depth, None)
-    evaluated = np.ones(n_runs * n_topics, bool) if options.complete else cut.per_cell() > 0
+    present = cut["official"].per_cell() > 0
+    evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
     count = evaluated.reshape(n_runs, n_topics).sum(axis=1)
     expected = np.full((len(measures), n_runs), np.nan)
     for m, name in enumerate(measures):

@@ -144,3 +144,15 @@ def test_ties_refuses_inex_tasks_and_unknown_measures(capsys):
     assert cli("ties", *focused_args(), "--task", "focused")[0] == 2
     assert cli("ties", *adhoc_args(), "-m", "nonsense")[0] == 2
     assert "nonsense" in capsys.readouterr().err
+
+
+def test_kinds_without_an_incremental_rescorer_are_evaluated_in_full():
+    args = [str(INEX / "qrels.txt"),
+            *map(str, sorted((INEX / "relevant-in-context").iterdir()))]
+    _, out = cli("stability", *args, "--task", "relevant-in-context", "--levels", "1,0.5",
+                      "--iterations", "2", "--min-relevant", "1", "--sample", "pool")
+    rows = [line.split("\t") for line in out.splitlines()[1:]]
+    assert [r[:3] for r in rows] == [["pool", "1", "1"], ["pool", "1", "2"],
+                                     ["pool", "0.5", "1"], ["pool", "0.5", "2"]]
+    assert {(r[4], r[5]) for r in rows[:2]} == {("1.0", "1.0")}
+    assert all(-1 <= float(r[4]) <= 1 for r in rows[2:])
