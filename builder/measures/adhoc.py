@@ -15,6 +15,8 @@ rejects the run (trec_eval stops on it too, but only within the depth cut).
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
@@ -26,7 +28,7 @@ from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
     TREC_EVAL_DEFAULT,
 )
 from builder.measures.adhoc_gains import ndcg_with_gains, rbp_measures
-from builder.measures.adhoc_graded import graded_measures
+from builder.measures.adhoc_graded import GRADED, graded_measures
 from builder.measures.adhoc_interpolation import (
     Interpolation,
     best_precision_after,
@@ -76,10 +78,20 @@ def compute(
     interpolation: Interpolation,
     params: AdhocParams = DEFAULT_PARAMS,
     collection_size: int = 0,
+    only: Collection[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Every per-topic measure on the flat run x topic grid (``JudgedRanking.cell`` order),
     named as trec_eval prints them with ``params`` (its ``-m FAMILY.PARAMS``);
-    ``collection_size`` is trec_eval's ``-N`` (utility's d)."""
+    ``collection_size`` is trec_eval's ``-N`` (utility's d). ``only``: the names wanted
+    (default all); the families none of them needs are not computed, which is what makes
+    re-scoring a few measures under many sampled judgements cheap."""
+
+    def wanted(*families: str) -> bool:
+        return only is None or any(n in only for f in families for n in params.names(f))
+
+    def named(family: str, values) -> list[tuple]:
+        return [(value, name) for value, name in _named(params, family, values)
+                if only is None or name in only]
     cells = _Cells(judged)
     n_cells = judged.num_cells
     rel = judged.rel
@@ -110,57 +122,69 @@ def compute(
     out["gm_map"] = out["map"]
     out["Rprec"] = _ratio(cells.count_within(rel_so_far, R), R)
     num_nonrel = judged.num_nonrel[topic][rel_cell]
-    out["bpref"] = _ratio(per_cell(_bpref_terms(nonrel_before, num_nonrel, R_rel)), R)
+    if wanted("bpref", "gm_bpref"):
+        out["bpref"] = _ratio(per_cell(_bpref_terms(nonrel_before, num_nonrel, R_rel)), R)
     first = rel_count == 1
     first_rel_rank = np.zeros(n_cells)
     first_rel_rank[rel_cell[first]] = rel_rank[first]
     out["recip_rank"] = _ratio(np.ones(n_cells), first_rel_rank)
 
-    best_after = best_precision_after(rel_cell, precision)
-    first_index = np.searchsorted(rel_cell, np.arange(n_cells))
+    if wanted("iprec_at_recall", "11pt_avg"):
+        best_after = best_precision_after(rel_cell, precision)
+        first_index = np.searchsorted(rel_cell, np.arange(n_cells))
 
     def iprec(level: float) -> np.ndarray:
         cut = recall_cutoffs(level, R, interpolation)
         return interpolated_precision(best_after, first_index, num_rel_ret, cut)
 
-    for level, name in _named(params, "iprec_at_recall", params.double_cutoffs):
+    for level, name in named("iprec_at_recall", params.double_cutoffs):
         out[name] = iprec(level)
 
     def rel_in_top(k: int) -> np.ndarray:
         return cells.count_within(rel_so_far, k)
 
-    for k, name in _named(params, "P", params.long_cutoffs):
+    for k, name in named("P", params.long_cutoffs):
         out[name] = rel_in_top(k) / k
-    for k, name in _named(params, "recall", params.long_cutoffs):
+    for k, name in named("recall", params.long_cutoffs):
         out[name] = _ratio(rel_in_top(k), R)
-    out["infAP"] = _ratio(
-        per_cell(_infap_terms(rel_rank, rel_count, nonrel_before, unjudged_before)), R
-    )
-    out["gm_bpref"] = out["bpref"]
-    for multiple, name in _named(params, "Rprec_mult", params.double_cutoffs):
+    if wanted("infAP"):
+        out["infAP"] = _ratio(
+            per_cell(_infap_terms(rel_rank, rel_count, nonrel_before, unjudged_before)), R
+        )
+    if "bpref" in out:
+        out["gm_bpref"] = out["bpref"]
+    for multiple, name in named("Rprec_mult", params.double_cutoffs):
         cut = _rprec_mult_cutoff(multiple, R)
         out[name] = _ratio(cells.count_within(rel_so_far, cut), cut)
     (utility,) = params.names("utility")
     out[utility] = _utility(
         out["num_ret"], num_rel_ret, R, params.doubles("utility"), collection_size
     )
-    levels = params.doubles("11pt_avg")
-    (pt_avg,) = params.names("11pt_avg")
-    out[pt_avg] = sum(iprec(level) for level in levels) / len(levels)
-    out["binG"] = _ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
-    gains = _Gains(judged, cells.size)
-    out["G"] = _g(gains)
-    (ndcg,) = params.names("ndcg")
-    ndcg_gains = params.pairs("ndcg")
-    out[ndcg] = _ndcg(judged, gains) if not ndcg_gains else ndcg_with_gains(judged, ndcg_gains)
-    out["ndcg_rel"] = _ndcg_rel(gains)
-    out["Rndcg"] = np.where(R > 0, _rndcg(gains), 0.0)
-    out.update(_ndcg_cut(judged, gains, _named(params, "ndcg_cut", params.long_cutoffs)))
-    for k, name in _named(params, "map_cut", params.long_cutoffs):
+    if wanted("11pt_avg"):
+        levels = params.doubles("11pt_avg")
+        (pt_avg,) = params.names("11pt_avg")
+        out[pt_avg] = sum(iprec(level) for level in levels) / len(levels)
+    if wanted("binG"):
+        out["binG"] = _ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
+    if wanted("G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut"):
+        gains = _Gains(judged, cells.size)
+        if wanted("G"):
+            out["G"] = _g(gains)
+        if wanted("ndcg"):
+            (ndcg,) = params.names("ndcg")
+            ndcg_gains = params.pairs("ndcg")
+            out[ndcg] = (_ndcg(judged, gains) if not ndcg_gains
+                         else ndcg_with_gains(judged, ndcg_gains))
+        if wanted("ndcg_rel"):
+            out["ndcg_rel"] = _ndcg_rel(gains)
+        if wanted("Rndcg"):
+            out["Rndcg"] = np.where(R > 0, _rndcg(gains), 0.0)
+        out.update(_ndcg_cut(judged, gains, named("ndcg_cut", params.long_cutoffs)))
+    for k, name in named("map_cut", params.long_cutoffs):
         out[name] = _ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
-    for k, name in _named(params, "relative_P", params.long_cutoffs):
+    for k, name in named("relative_P", params.long_cutoffs):
         out[name] = _ratio(rel_in_top(k), np.minimum(k, R))
-    for k, name in _named(params, "success", params.long_cutoffs):
+    for k, name in named("success", params.long_cutoffs):
         out[name] = ((first_rel_rank >= 1) & (first_rel_rank <= k)).astype(np.float64)
     set_p = _ratio(num_rel_ret, out["num_ret"])
     set_recall = _ratio(num_rel_ret, R)
@@ -172,12 +196,15 @@ def compute(
     (set_f,) = params.names("set_F")
     out[set_f] = _set_f(set_p, set_recall, params.doubles("set_F")[0])
     out["num_nonrel_judged_ret"] = cells.count_within(nonrel_so_far, cells.size).astype(np.float64)
-    unjudged_so_far = cells.running_count(rel < 0)
-    out.update(rbp_measures(judged, cells.size, params))
-    for k, name in _named(params, "unj", params.long_cutoffs):
-        out[name] = cells.count_within(unjudged_so_far, k) / k
-    out.update(graded_measures(judged, cells.size, params))
-    return out
+    if wanted("rbp", "rbp_resid"):
+        out.update(rbp_measures(judged, cells.size, params))
+    if wanted("unj"):
+        unjudged_so_far = cells.running_count(rel < 0)
+        for k, name in named("unj", params.long_cutoffs):
+            out[name] = cells.count_within(unjudged_so_far, k) / k
+    if wanted(*GRADED, "judged@"):
+        out.update(graded_measures(judged, cells.size, params))
+    return out if only is None else {name: out[name] for name in out if name in only}
 
 
 def _named(params: AdhocParams, family: str, values) -> list[tuple]:

@@ -103,7 +103,9 @@ def adhoc_scores(
     """Per-topic values (measure x run x topic) and summaries (measure x run) of ``measures``,
     as ``builder.tasks.adhoc.evaluate`` makes them (same arithmetic, same topics averaged)."""
     values = adhoc_measures.compute(
-        judged, rel_level=options.rel_level, interpolation=options.interpolation
+        judged, rel_level=options.rel_level, interpolation=options.interpolation,
+        params=options.measure_params, collection_size=options.collection_size,
+        only=set(measures),
     )
     n_runs, n_topics = len(judged.runs), len(judged.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else judged.per_cell() > 0
