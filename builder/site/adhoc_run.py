@@ -88,7 +88,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
 
 
 def _curve_points(analysis: SiteTask, runs: list[str]) -> tuple[dict, str]:
-    """The kind's per-topic curve points of ``runs``, per run, and what fallout divides by."""
+    """Per run of ``runs``: its topics' uninterpolated precision-recall and ROC curves, thinned
+    for drawing (``_thinned_curves``), and what fallout divides by."""
     if "curve_points" not in analysis.extras:
         return {}, ""
     points = analysis.extras["curve_points"]
@@ -96,23 +97,22 @@ def _curve_points(analysis: SiteTask, runs: list[str]) -> tuple[dict, str]:
     size = getattr(analysis.spec.options, "collection_size", 0)
     negatives = (f"of the collection's {size} documents less the relevant" if size else
                  "of the judged non-relevant documents; no collection size given")
-    return {run: frame for run, frame in points.groupby("run", observed=True, sort=False)}, negatives
+    by_run: dict[str, tuple[list, list]] = {run: ([], []) for run in runs}
+    relevant = points[(points["point"] == "relevant").to_numpy()]
+    for run, topic, x, y in _thinned_curves(relevant, "recall", "precision"):
+        by_run[run][0].append((topic, x, y))
+    corners = points[points["fallout"].notna().to_numpy()]
+    for run, topic, x, y in _thinned_curves(corners, "fallout", "recall"):
+        by_run[run][1].append((topic, [0.0, *x], [0.0, *y]))
+    return by_run, negatives
 
 
-def topic_curves(run: str, points: pd.DataFrame | None, negatives: str) -> list:
+def topic_curves(run: str, curves: tuple[list, list] | None, negatives: str) -> list:
     """The uninterpolated precision-recall curve and the ROC curve of each topic of a run
     (points from ``builder.measures.adhoc_curves``), each with a topic menu."""
-    if points is None or points.empty:
+    if curves is None:
         return []
-    pr, roc = [], []
-    for topic, frame in points.groupby("topic", observed=True, sort=True):
-        relevant = frame[frame["point"] == "relevant"]
-        if len(relevant):
-            pr.append((str(topic), *_thinned(relevant["recall"], relevant["precision"])))
-        corners = frame[frame["fallout"].notna()]
-        if len(corners):
-            fallout, recall = _thinned(corners["fallout"], corners["recall"])
-            roc.append((str(topic), [0.0, *fallout], [0.0, *recall]))
+    pr, roc = curves
     figures = []
     if pr:
         figures.append(plots.per_topic_curve(
@@ -132,14 +132,38 @@ CURVE_POINTS = 16
 page draws a curve for each of up to a hundred or more topics."""
 
 
-def _thinned(x: pd.Series, y: pd.Series) -> tuple[list[float], list[float]]:
-    """The points rounded to ``CURVE_DECIMALS``, without those equal to the one before, at most
-    ``CURVE_POINTS`` of them."""
-    x = np.round(x.to_numpy(float), CURVE_DECIMALS)
-    y = np.round(y.to_numpy(float), CURVE_DECIMALS)
-    keep = np.flatnonzero(np.r_[True, (x[1:] != x[:-1]) | (y[1:] != y[:-1])])
-    if keep[-1] != len(x) - 1:
-        keep = np.r_[keep, len(x) - 1]  # the end of the curve
-    if len(keep) > CURVE_POINTS:
-        keep = keep[np.unique(np.linspace(0, len(keep) - 1, CURVE_POINTS).round().astype(int))]
-    return x[keep].tolist(), y[keep].tolist()
+def _thinned_curves(points: pd.DataFrame, x_name: str, y_name: str) -> list[tuple]:
+    """(run, topic, x, y) of every (run, topic) in ``points`` (rows of a curve contiguous, in
+    curve order): the points rounded to ``CURVE_DECIMALS``, without those equal to the one
+    before, the curve's end kept, at most ``CURVE_POINTS`` of them spread evenly as
+    ``np.linspace`` spreads them. One pass over all curves: a page shows thousands."""
+    if not len(points):
+        return []
+    x = np.round(points[x_name].to_numpy(float), CURVE_DECIMALS)
+    y = np.round(points[y_name].to_numpy(float), CURVE_DECIMALS)
+    run_code = points["run"].cat.codes.to_numpy(np.int64)
+    topic_code = points["topic"].cat.codes.to_numpy(np.int64)
+    first = np.r_[True, (run_code[1:] != run_code[:-1]) | (topic_code[1:] != topic_code[:-1])]
+    last = np.r_[first[1:], True]
+    keep = first | last | np.r_[True, (x[1:] != x[:-1]) | (y[1:] != y[:-1])]
+    kept = np.flatnonzero(keep)
+    curve = np.cumsum(first)[kept] - 1  # the curve of each kept point
+    count = np.bincount(curve)
+    start = np.r_[0, np.cumsum(count)[:-1]]
+    # np.linspace(0, k - 1, CURVE_POINTS) is i * ((k - 1) / (CURVE_POINTS - 1)), its last
+    # value k - 1 exactly; a kept point stays when some i rounds to its position.
+    long = np.flatnonzero(count > CURVE_POINTS)
+    step = (count[long] - 1) / (CURVE_POINTS - 1)
+    chosen = np.round(np.arange(CURVE_POINTS)[None, :] * step[:, None]).astype(np.int64)
+    chosen[:, -1] = count[long] - 1
+    drop = np.zeros(len(kept), bool)
+    drop[np.isin(curve, long)] = True
+    drop[(start[long][:, None] + chosen).ravel()] = False
+    kept, curve = kept[~drop], curve[~drop]
+    bounds = np.flatnonzero(np.r_[True, curve[1:] != curve[:-1]])
+    runs, topics = points["run"].cat.categories, points["topic"].cat.categories
+    xs = np.split(x[kept], bounds[1:])
+    ys = np.split(y[kept], bounds[1:])
+    heads = kept[bounds]
+    return [(str(runs[run_code[h]]), str(topics[topic_code[h]]), xi.tolist(), yi.tolist())
+            for h, xi, yi in zip(heads, xs, ys)]
