@@ -207,6 +207,23 @@ def compute(
     return out if only is None else {name: out[name] for name in out if name in only}
 
 
+TOP_K_FAMILIES = ("P", "recall", "ndcg_cut", "map_cut", "relative_P", "success", "unj")
+"""Families whose value at cutoff k reads only the first k documents of a ranking (and the
+qrels): a ranking cut deeper than every k gives them the same values, to the last bit. Not
+``judged@k`` (trec_eval breaks its ties by docno across the cut) nor gdeval's ``err@k``,
+``nerr@k`` (their running sums over all rows round differently on a cut ranking, 1e-14)."""
+
+
+def ranks_read(names: Collection[str], params: AdhocParams = DEFAULT_PARAMS) -> int | None:
+    """The deepest rank the measures ``names`` read, None when one of them reads the whole
+    ranking (a pool sample then re-scores rankings cut there, at a fraction of the cost)."""
+    cutoff = {name: k for family in TOP_K_FAMILIES
+              for k, name in zip(params.long_cutoffs(family), params.names(family))}
+    if not names or any(name not in cutoff for name in names):
+        return None
+    return max(cutoff[name] for name in names)
+
+
 def _named(params: AdhocParams, family: str, values) -> list[tuple]:
     """(parameter value, printed name) pairs of a family with cutoff parameters."""
     return list(zip(values(family), params.names(family)))

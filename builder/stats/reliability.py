@@ -16,6 +16,8 @@ import pandas as pd
 
 from builder.stats.reliability_settings import ReliabilityConfig
 
+UNJUDGED_AT = 10
+"""The run pages' unjudged share is of each run's top 10."""
 POOLED_VALUES = {"yes", "y", "true", "1", "pooled"}
 """Values of a run metadata ``pooled`` column that mark a run as pooled."""
 
@@ -72,7 +74,8 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
     from builder.stats.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
 
     measures = list(dict.fromkeys(settings.measures or [official]))
-    rescorer = rescorer_for(kind, qrels, runs, options, measures, scores)
+    rescorer = rescorer_for(kind, qrels, runs, options, measures, scores,
+                            depth_at_least=max(UNJUDGED_AT, settings.pool_depth or 0))
     full = rescorer.score(None)
     streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
     stability = []
@@ -92,7 +95,7 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
         from builder.stats.ties import tie_table
 
         judgements = rescorer.judgements  # type: ignore[attr-defined]
-        unjudged = unjudged_at(judgements, 10)
+        unjudged = unjudged_at(judgements, UNJUDGED_AT)
         if settings.ties:
             ties = tie_table(runs, qrels, options, measures)
         if settings.pool_depth is not None:

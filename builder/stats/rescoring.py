@@ -70,13 +70,19 @@ class EvaluatorRescorer:
 
 
 def rescorer_for(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
-                 measures: list[str], scores: pd.DataFrame | None = None) -> Rescorer:
+                 measures: list[str], scores: pd.DataFrame | None = None,
+                 depth_at_least: int = 1) -> Rescorer:
     """The fastest exact rescorer of ``kind`` over the accepted runs ``runs`` (``scores``: their
-    evaluation, if made, which spares a slow kind one more)."""
+    evaluation, if made, which spares a slow kind one more). Ad hoc rankings are cut where the
+    measures stop reading them, but at ``depth_at_least`` at least (what else reads the
+    rescorer's rankings: the unjudged share at 10, the pool depth)."""
     if kind.name == "adhoc":
+        from builder.measures.adhoc import ranks_read
         from builder.stats.adhoc_rejudge import AdhocRescorer, judge_once
 
-        return AdhocRescorer(judge_once(runs, qrels, options), measures)
+        read = ranks_read(measures, options.measure_params)
+        depth = None if read is None else min(max(read, depth_at_least), options.depth)
+        return AdhocRescorer(judge_once(runs, qrels, options, depth=depth), measures)
     if kind.name == "focused":
         from builder.measures.passage_ranking import rank_passages
         from builder.stats.inex_rejudge import FocusedRescorer
