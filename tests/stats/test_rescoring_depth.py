@@ -1,4 +1,4 @@
-"""Pool samples re-score rankings cut where the measures stop reading them: the same scores as
+"""Pool samples and tie bounds re-score rankings cut where the measures stop reading them: the same scores as
 the whole rankings, on six of robust03's runs."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import pytest
 from builder.measures.adhoc import ranks_read
 from builder.stats.adhoc_rejudge import AdhocRescorer, judge_once
 from builder.stats.sampling import pool_sample
+from builder.stats.ties import tie_table
 from builder.tasks import get_kind
 
 KIND = get_kind("adhoc")
@@ -48,3 +49,10 @@ def test_cut_rankings_score_every_sample_as_whole_ones(robust03):
         expected, got = whole.score(keep), cut.score(keep)
         np.testing.assert_array_equal(got.summary, expected.summary)
         np.testing.assert_array_equal(got.per_topic, expected.per_topic)
+
+
+def test_tie_bounds_of_top_k_measures_on_the_groups_that_start_in_the_top_k(robust03):
+    qrels, runs, options = robust03
+    cut = tie_table(runs, qrels, options, TOP_K).set_index(["run", "measure"])
+    whole = tie_table(runs, qrels, options, [*TOP_K, "map"]).set_index(["run", "measure"])
+    pd.testing.assert_frame_equal(cut, whole.loc[cut.index, cut.columns].astype(cut.dtypes))
