@@ -67,6 +67,21 @@ def judge_once(
     )
 
 
+def rows_where(judged: JudgedRanking, keep: np.ndarray) -> JudgedRanking:
+    """The rankings with only the rows where ``keep``."""
+    return dataclasses.replace(
+        judged, cell=judged.cell[keep], rank=judged.rank[keep], rel=judged.rel[keep],
+        row=None if judged.row is None else judged.row[keep],
+        tied=None if judged.tied is None else judged.tied[keep])
+
+
+def cut_at(judgements: AdhocJudgements, depth: int) -> AdhocJudgements:
+    """``judgements`` of rankings cut at ``depth``: what ``judge_once(..., depth=depth)`` makes,
+    without sorting the runs again."""
+    judged = judgements.judged
+    return dataclasses.replace(judgements, judged=rows_where(judged, judged.rank <= depth))
+
+
 def qrels_row(judgements: AdhocJudgements) -> np.ndarray:
     """The qrels row behind each ranked row, -1 when the qrels do not list the document."""
     return judgements.judged.rel.astype(np.int64, copy=False)

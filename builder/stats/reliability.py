@@ -74,8 +74,15 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
     from builder.stats.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
 
     measures = list(dict.fromkeys(settings.measures or [official]))
+    uncut = None
+    if kind.name == "adhoc" and settings.ties:
+        from builder.stats.adhoc_rejudge import judge_once
+        from builder.stats.ties import UNLIMITED
+
+        uncut = judge_once(runs, qrels, options, depth=UNLIMITED, keep_rows=True)
     rescorer = rescorer_for(kind, qrels, runs, options, measures, scores,
-                            depth_at_least=max(UNJUDGED_AT, settings.pool_depth or 0))
+                            depth_at_least=max(UNJUDGED_AT, settings.pool_depth or 0),
+                            uncut=uncut)
     full = rescorer.score(None)
     streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
     stability = []
@@ -92,12 +99,12 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
     ties, bias, unjudged = pd.DataFrame(), pd.DataFrame(), pd.Series(dtype=float)
     if kind.name == "adhoc":
         from builder.stats.pool_bias import pool_bias, unjudged_at
-        from builder.stats.ties import tie_table
+        from builder.stats.ties import tie_table_of
 
         judgements = rescorer.judgements  # type: ignore[attr-defined]
         unjudged = unjudged_at(judgements, UNJUDGED_AT)
         if settings.ties:
-            ties = tie_table(runs, qrels, options, measures)
+            ties = tie_table_of(uncut, runs["score"].to_numpy(np.float64), measures)
         if settings.pool_depth is not None:
             teams = dict(zip(metadata["run"].astype(str), metadata["team"].astype(str))) \
                 if "team" in metadata.columns else {}

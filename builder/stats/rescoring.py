@@ -71,18 +71,21 @@ class EvaluatorRescorer:
 
 def rescorer_for(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
                  measures: list[str], scores: pd.DataFrame | None = None,
-                 depth_at_least: int = 1) -> Rescorer:
+                 depth_at_least: int = 1, uncut: Any = None) -> Rescorer:
     """The fastest exact rescorer of ``kind`` over the accepted runs ``runs`` (``scores``: their
     evaluation, if made, which spares a slow kind one more). Ad hoc rankings are cut where the
     measures stop reading them, but at ``depth_at_least`` at least (what else reads the
-    rescorer's rankings: the unjudged share at 10, the pool depth)."""
+    rescorer's rankings: the unjudged share at 10, the pool depth); ``uncut``: the ad hoc runs
+    already judged uncut (the tie analysis's), cut here rather than sorted again."""
     if kind.name == "adhoc":
         from builder.measures.adhoc import ranks_read
-        from builder.stats.adhoc_rejudge import AdhocRescorer, judge_once
+        from builder.stats.adhoc_rejudge import AdhocRescorer, cut_at, judge_once
 
         read = ranks_read(measures, options.measure_params)
-        depth = None if read is None else min(max(read, depth_at_least), options.depth)
-        return AdhocRescorer(judge_once(runs, qrels, options, depth=depth), measures)
+        depth = options.depth if read is None else min(max(read, depth_at_least), options.depth)
+        judgements = (cut_at(uncut, depth) if uncut is not None
+                      else judge_once(runs, qrels, options, depth=depth))
+        return AdhocRescorer(judgements, measures)
     if kind.name == "focused":
         from builder.measures.passage_ranking import rank_passages
         from builder.stats.inex_rejudge import FocusedRescorer

@@ -31,7 +31,13 @@ import pandas as pd
 
 from builder.measures.adhoc import ranks_read
 from builder.measures.adhoc_ranking import JudgedRanking
-from builder.stats.adhoc_rejudge import AdhocJudgements, adhoc_scores, judge_once, rejudge
+from builder.stats.adhoc_rejudge import (
+    AdhocJudgements,
+    adhoc_scores,
+    judge_once,
+    rejudge,
+    rows_where,
+)
 
 TIE_COLUMNS = ["run", "measure", "official", "worst", "best", "expected"]
 RANK_COLUMNS = ["rank", "best_rank", "worst_rank"]
@@ -54,14 +60,6 @@ def _reordered(judged: JudgedRanking, group: np.ndarray, grade: np.ndarray, dept
     within = judged.rank <= depth
     return dataclasses.replace(judged, cell=judged.cell[within], rank=judged.rank[within],
                                rel=rel[within], row=None)
-
-
-def _only_rows(judged: JudgedRanking, keep: np.ndarray) -> JudgedRanking:
-    """The rankings with only the rows where ``keep``."""
-    return dataclasses.replace(
-        judged, cell=judged.cell[keep], rank=judged.rank[keep], rel=judged.rel[keep],
-        row=None if judged.row is None else judged.row[keep],
-        tied=None if judged.tied is None else judged.tied[keep])
 
 
 def expected_scores(judged: JudgedRanking, group: np.ndarray, options: Any,
@@ -137,7 +135,7 @@ def tie_table_of(judgements: AdhocJudgements, run_scores: np.ndarray,
         # Measures that read the first k ranks only see the tied groups that start there,
         # whatever the order inside them: the others are dropped whole.
         starts_at = judged.rank[np.r_[True, group[1:] != group[:-1]]] if len(group) else group
-        judged = _only_rows(judged, starts_at[group] <= read)
+        judged = rows_where(judged, starts_at[group] <= read)
         group = tie_groups(judged, run_scores[judged.row])
     grade = judged.rel.astype(np.int64)
     variants, cut = {}, {}
