@@ -29,12 +29,31 @@ _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
 MAX_FINDINGS_PER_REASON = 20
 
 
-def normalise_paths(paths: pd.Series) -> pd.DataFrame:
-    """``path`` in INEX's full form and ``chars`` (the ``.N`` suffix after a step, -1 when
-    absent). Arrow's string kernels, one pass over all results: a step without a position
-    gets ``[1]``, found by splitting paths into steps (RE2 has no look-ahead)."""
-    text = pc.utf8_trim_whitespace(pa.array(paths.to_numpy(dtype=object), pa.string()))
-    parts = pc.extract_regex(text, _CHARACTER_SUFFIX)
+_FULL_FORM = r"^(/[^/\[\]\s]+\[\d+\])+$"
+"""A path already in INEX's full form (every step with its position, no ``.N``): most of a
+run's, which then skip the costly regex extraction."""
+
+
+def _strings(values: pd.Series | np.ndarray) -> pa.Array:
+    """One Arrow string array (zero-copy from a pandas Arrow-backed column)."""
+    array = pa.array(values) if isinstance(values, pd.Series) else pa.array(values, pa.string())
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    return array.cast(pa.string()) if array.type != pa.string() else array
+
+
+def normal_form(paths: pd.Series | np.ndarray) -> tuple[pa.Array, np.ndarray]:
+    """Each path in INEX's full form, and its ``.N`` suffix (-1 when absent). Arrow's string
+    kernels, one pass over all results: a step without a position gets ``[1]``, found by
+    splitting paths into steps (RE2 has no look-ahead); paths already in full form are only
+    recognised."""
+    text = pc.utf8_trim_whitespace(_strings(paths))
+    full = pc.match_substring_regex(text, _FULL_FORM).to_numpy(zero_copy_only=False)
+    chars = np.full(len(text), -1, dtype=np.int64)
+    if full.all():
+        return text, chars
+    other = np.flatnonzero(~full)
+    parts = pc.extract_regex(text.take(other), _CHARACTER_SUFFIX)
     suffixed = pc.not_equal(pc.struct_field(parts, "chars"), "")
     bare = pc.if_else(suffixed, pc.struct_field(parts, "path"), pc.struct_field(parts, "plain"))
     bare = pc.utf8_rtrim(bare, "/")
@@ -42,18 +61,28 @@ def normalise_paths(paths: pd.Series) -> pd.DataFrame:
     flat = pc.list_flatten(steps)
     needs = pc.and_(pc.not_equal(flat, ""), pc.invert(pc.ends_with(flat, "]")))
     flat = pc.if_else(needs, pc.binary_join_element_wise(flat, "[1]", ""), flat)
-    full = pc.binary_join(pa.ListArray.from_arrays(steps.offsets, flat), "/")
-    chars = pc.if_else(suffixed, pc.cast(pc.if_else(suffixed, pc.struct_field(parts, "chars"),
-                                                    "0"), pa.int64()), -1)
-    return pd.DataFrame({"path": full.to_numpy(zero_copy_only=False),
-                         "chars": chars.to_numpy()}, index=paths.index)
+    fixed = pc.binary_join(pa.ListArray.from_arrays(steps.offsets, flat), "/")
+    chars[other] = pc.if_else(suffixed, pc.cast(pc.if_else(
+        suffixed, pc.struct_field(parts, "chars"), "0"), pa.int64()), -1).to_numpy()
+    # Put the fixed paths back in place: take from the concatenation [text, fixed].
+    source = np.arange(len(text), dtype=np.int64)
+    source[other] = len(text) + np.arange(len(other))
+    return pa.concat_arrays([text, fixed.cast(pa.string())]).take(pa.array(source)), chars
+
+
+def normalise_paths(paths: pd.Series) -> pd.DataFrame:
+    """``path`` in INEX's full form and ``chars`` (the ``.N`` suffix after a step, -1 when
+    absent), as ``normal_form`` makes them, indexed as ``paths``."""
+    full, chars = normal_form(paths)
+    return pd.DataFrame({"path": full.to_numpy(zero_copy_only=False), "chars": chars},
+                        index=paths.index)
 
 
 def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeKeys,
                     index: CorpusIndex) -> np.ndarray:
     """A reason per unresolved point: missing file, position out of range, or unknown node."""
     first = pd.Series(paths).str.replace(r"\[\d+\]$", "[1]", regex=True).to_numpy()
-    has_first = ~np.isnan(nodes.find(files, first)["start"].to_numpy())
+    has_first = ~np.isnan(nodes.find(files, first)[0])
     reason = np.where(has_first, "position out of range in file ", "no such element in file ")
     reason = reason.astype(object) + files + ": " + paths
     known = pc.is_in(pa.array(files, pa.string()), index.articles().column("file"))
@@ -75,45 +104,45 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                         ) -> tuple[pd.DataFrame, list[Finding]]:
     """The FOL table of an element run and the findings of what did not resolve."""
     nodes = index.keys()
-    start = normalise_paths(table["path"])
+    files = _strings(table["file"])
+    start_path, start_chars = normal_form(table["path"])
     passages = (table["end_path"] != "").to_numpy()
     is_fol = (table["offset"] >= 0).to_numpy()
-    files = table["file"].to_numpy(dtype=object)
-    first = nodes.find(files, start["path"].to_numpy())
+    first_start, first_end = nodes.find(files, start_path)
     # An element's end point is the element itself: only passages look theirs up.
-    end, last = start.copy(), first.copy()
+    last_start, last_end, end_chars = first_start.copy(), first_end.copy(), start_chars.copy()
+    end_path = start_path
     if passages.any():
-        end.loc[passages] = normalise_paths(table["end_path"][passages]).to_numpy()
-        last.loc[passages, ["start", "end"]] = nodes.find(
-            files[passages], end["path"].to_numpy()[passages]).to_numpy()
-    begin = np.where(start["chars"] >= 0, first["start"] + start["chars"], first["start"])
-    finish = np.where(end["chars"] >= 0, last["start"] + end["chars"], last["end"])
+        at = np.flatnonzero(passages)
+        given, end_chars[at] = normal_form(table["end_path"].to_numpy(dtype=object)[at])
+        last_start[at], last_end[at] = nodes.find(files.take(at), given)
+        source = np.arange(len(table), dtype=np.int64)
+        source[at] = len(table) + np.arange(len(at))
+        end_path = pa.concat_arrays([start_path, given]).take(pa.array(source))
+    begin = np.where(start_chars >= 0, first_start + start_chars, first_start)
+    finish = np.where(end_chars >= 0, last_start + end_chars, last_end)
     begin = np.where(is_fol, table["offset"], begin)
     finish = np.where(is_fol, table["offset"] + table["length"], finish)
     resolved = (~np.isnan(begin) & ~np.isnan(finish))
     inside = resolved & (np.nan_to_num(finish) >= np.nan_to_num(begin))
 
     findings: list[Finding] = []
-    for points, lookup, part, rows in ((start, first, "", ~is_fol),
-                                       (end, last, "end point: ", passages)):
-        failed = np.isnan(lookup["start"].to_numpy(dtype=float)) & rows
-        if failed.any():
-            reasons = _why_unresolved(files[failed], points["path"].to_numpy()[failed], nodes,
-                                      index)
+    for paths, found, part, rows in ((start_path, first_start, "", ~is_fol),
+                                     (end_path, last_start, "end point: ", passages)):
+        failed = np.flatnonzero(np.isnan(found) & rows)
+        if len(failed):
+            reasons = _why_unresolved(
+                files.take(failed).to_numpy(zero_copy_only=False),
+                paths.take(failed).to_numpy(zero_copy_only=False), nodes, index)
             lines = table["line"].to_numpy()[failed]
             findings += _capped(label, lines, [f"{part}{reason}" for reason in reasons])
     backwards = resolved & ~inside
     lines = table["line"].to_numpy()[backwards]
     findings += _capped(label, lines, ["passage ends before it starts"] * len(lines))
-    keep = inside
-    fol = pd.DataFrame({
-        "run": table["run"].to_numpy()[keep], "topic": table["topic"].to_numpy()[keep],
-        "file": table["file"].to_numpy()[keep],
-        "offset": begin[keep].astype(np.int64),
-        "length": (finish[keep] - begin[keep]).astype(np.int64),
-        "line": table["line"].to_numpy()[keep], "rank": table["rank"].to_numpy()[keep],
-        "score": table["score"].to_numpy()[keep], "tag": table["tag"].to_numpy()[keep],
-        "path": table["path"].to_numpy()[keep],
-    })
+    # The run's columns as they are (Arrow strings stay Arrow strings), the range replaced.
+    fol = table.loc[inside, ["run", "topic", "file", "offset", "length", "line", "rank",
+                             "score", "tag", "path"]].reset_index(drop=True)
+    fol["offset"] = begin[inside].astype(np.int64)
+    fol["length"] = (finish[inside] - begin[inside]).astype(np.int64)
     fol["order"] = fol.groupby("topic", sort=False).cumcount().to_numpy(np.int64) + 1
     return fol, findings

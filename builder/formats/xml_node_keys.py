@@ -18,7 +18,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 from pyarrow import feather
@@ -74,11 +73,12 @@ class NodeKeys:
         self.files = feather.read_table(folder / "files.arrow").column("file")
         self.paths = feather.read_table(folder / "paths.arrow").column("path")
 
-    def find(self, files: np.ndarray, paths: np.ndarray) -> pd.DataFrame:
-        """``start``/``end`` of each (file, path) point, NaN where the article has no such
+    def find(self, files: np.ndarray | pa.Array, paths: np.ndarray | pa.Array
+             ) -> tuple[np.ndarray, np.ndarray]:
+        """``start`` and ``end`` of each (file, path) point, NaN where the article has no such
         node or the corpus no such article (the first article, where an id stands twice)."""
-        file_code = pc.index_in(pa.array(files, pa.string()), value_set=self.files)
-        path_code = pc.index_in(pa.array(paths, pa.string()), value_set=self.paths)
+        file_code = pc.index_in(_string_array(files), value_set=self.files)
+        path_code = pc.index_in(_string_array(paths), value_set=self.paths)
         known = pc.and_(pc.is_valid(file_code), pc.is_valid(path_code)).to_numpy(
             zero_copy_only=False)
         key = ((pc.fill_null(file_code, 0).to_numpy().astype(np.int64) << PATH_BITS)
@@ -95,7 +95,11 @@ class NodeKeys:
             found = known & (self.keys[at] == key)
             start[found] = self.starts[at[found]]
             end[found] = self.ends[at[found]]
-        return pd.DataFrame({"start": start, "end": end})
+        return start, end
+
+
+def _string_array(values: np.ndarray | pa.Array) -> pa.Array:
+    return values if isinstance(values, pa.Array) else pa.array(values, pa.string())
 
 
 def _mapped(path: Path, dtype: type) -> np.ndarray:
