@@ -31,6 +31,14 @@ from builder.formats.element_run import read_element_run
 from builder.formats.xml_corpus import CorpusIndex, build_index
 
 
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its waited-for children (the index's workers): on a
+    shared machine, MB per CPU second says what a core does whatever the others run."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def peak_mb() -> tuple[float, float]:
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
@@ -52,13 +60,15 @@ def main() -> None:
     size = sum(p.stat().st_size for p in corpus.iterdir())
     cores = os.cpu_count() or 1
     shutil.rmtree(work / "cache", ignore_errors=True)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     build_index(corpus, work / "cache" / "index", workers=cores)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     own, children = peak_mb()
     print(f"index: {size / 1e6:,.0f} MB in {seconds:.1f} s = {size / 1e6 / seconds:.1f} MB/s "
-          f"({size / 1e6 / seconds / cores:.1f} MB/s per core, {cores} cores); peak RSS "
-          f"{own:.0f} MB (this process), {children:.0f} MB (largest worker)")
+          f"({size / 1e6 / seconds / cores:.1f} MB/s per core, {cores} cores; "
+          f"{size / 1e6 / cpu:.1f} MB per CPU second, all processes); peak RSS "
+          f"{own:.0f} MB (this process), {children:.0f} MB (largest worker); "
+          f"load average {os.getloadavg()[0]:.1f}")
 
     index = CorpusIndex(corpus, work / "cache" / "index")
     nodes = index.nodes().to_pandas()
@@ -74,13 +84,14 @@ def main() -> None:
     start = time.perf_counter()
     table, findings = read_element_run(run, label="elements.txt")
     read_seconds = time.perf_counter() - start
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     fol, unresolved = resolve_element_run(table, index, "elements.txt")
-    resolve_seconds = time.perf_counter() - start
+    resolve_seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     assert not findings and not unresolved and len(fol) == args.results
     own, _ = peak_mb()
     print(f"results: read {args.results:,} in {read_seconds:.2f} s; resolved in "
-          f"{resolve_seconds:.2f} s = {args.results / resolve_seconds / 1e6:.2f} M results/s; "
+          f"{resolve_seconds:.2f} s = {args.results / resolve_seconds / 1e6:.2f} M results/s "
+          f"({args.results / cpu / 1e6:.2f} M per CPU second); "
           f"peak RSS {own:.0f} MB")
     if args.dir is None:
         shutil.rmtree(work)

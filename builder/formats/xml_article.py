@@ -104,38 +104,48 @@ def parse_article(data: bytes, keep_text: bool = False) -> ArticleNodes:
     ends: list[int] = []
     is_text: list[bool] = []
     parts: list[str] | None = [] if keep_text else None
+    # Bound appends and one inlined text step: this walk is the index build's inner loop.
+    add_path, add_start, add_end, add_kind = (paths.append, starts.append, ends.append,
+                                              is_text.append)
+    keep = parts.append if parts is not None else None
     position = 0
 
-    def add_text(path: str, number: int, text: str) -> None:
-        nonlocal position
-        paths.append(f"{path}/text()[{number}]")
-        starts.append(position)
-        position += len(text)
-        ends.append(position)
-        is_text.append(True)
-        if parts is not None:
-            parts.append(text)
-
     def walk(element: etree._Element, path: str) -> None:
+        nonlocal position
         slot = len(paths)
-        paths.append(path)
-        starts.append(position)
-        ends.append(position)
-        is_text.append(False)
+        add_path(path)
+        add_start(position)
+        add_end(position)
+        add_kind(False)
         texts = 0
-        if element.text:
-            texts += 1
-            add_text(path, texts, element.text)
+        text = element.text
+        if text:
+            texts = 1
+            add_path(f"{path}/text()[1]")
+            add_start(position)
+            position += len(text)
+            add_end(position)
+            add_kind(True)
+            if keep is not None:
+                keep(text)
         seen: dict[str, int] = {}
         for child in element:
-            if isinstance(child.tag, str):
-                name = _step_name(child)
+            tag = child.tag
+            if tag.__class__ is str:  # an element (comments and PIs have a function as tag)
+                name = tag if tag[0] != "{" else _step_name(child)
                 rank = seen.get(name, 0) + 1
                 seen[name] = rank
                 walk(child, f"{path}/{name}[{rank}]")
-            if child.tail:
+            tail = child.tail
+            if tail:
                 texts += 1
-                add_text(path, texts, child.tail)
+                add_path(f"{path}/text()[{texts}]")
+                add_start(position)
+                position += len(tail)
+                add_end(position)
+                add_kind(True)
+                if keep is not None:
+                    keep(tail)
         ends[slot] = position
 
     walk(root, f"/{_step_name(root)}[1]")

@@ -60,9 +60,16 @@ def _is_article(name: str) -> bool:
 
 def corpus_articles(source: Path) -> Iterator[tuple[str, bytes]]:
     """(file id, bytes) of every ``*.xml`` article of a folder, tar or zip archive, by name."""
+    for name, article in corpus_entries(source):
+        yield name, article.read_bytes() if isinstance(article, Path) else article
+
+
+def corpus_entries(source: Path) -> Iterator[tuple[str, bytes | Path]]:
+    """``corpus_articles``, but a folder's articles as their paths: the process that parses
+    an article reads it (the index build's workers), so its bytes cross no pipe."""
     if source.is_dir():
         for path in sorted(p for p in source.rglob("*") if p.is_file() and _is_article(p.name)):
-            yield file_id(path.name), path.read_bytes()
+            yield file_id(path.name), path
     elif zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as archive:
             for info in sorted(archive.infolist(), key=lambda i: i.filename):
@@ -102,7 +109,8 @@ def default_cache_dir() -> Path:
     return Path(base) / "appendix"
 
 
-def _index_chunk(chunk: list[tuple[str, bytes]]) -> tuple[pa.RecordBatch, pa.RecordBatch]:
+def _index_chunk(chunk: list[tuple[str, bytes | Path]]
+                 ) -> tuple[pa.RecordBatch, pa.RecordBatch]:
     files: list[str] = []
     paths: list[str] = []
     starts: list[int] = []
@@ -111,10 +119,10 @@ def _index_chunk(chunk: list[tuple[str, bytes]]) -> tuple[pa.RecordBatch, pa.Rec
     article_files: list[str] = []
     lengths: list[int] = []
     problems: list[str | None] = []
-    for name, data in chunk:
+    for name, article in chunk:
         article_files.append(name)
         try:
-            nodes = parse_article(data)
+            nodes = parse_article(article.read_bytes() if isinstance(article, Path) else article)
         except ArticleError as exc:
             lengths.append(0)
             problems.append(f"not well-formed XML: {exc}")
@@ -138,8 +146,9 @@ def _index_chunk(chunk: list[tuple[str, bytes]]) -> tuple[pa.RecordBatch, pa.Rec
     return node_batch, article_batch
 
 
-def _chunks(articles: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[tuple[str, bytes]]]:
-    chunk: list[tuple[str, bytes]] = []
+def _chunks(articles: Iterable[tuple[str, bytes | Path]], size: int
+            ) -> Iterator[list[tuple[str, bytes | Path]]]:
+    chunk: list[tuple[str, bytes | Path]] = []
     for article in articles:
         chunk.append(article)
         if len(chunk) == size:
@@ -147,6 +156,10 @@ def _chunks(articles: Iterable[tuple[str, bytes]], size: int) -> Iterator[list[t
             chunk = []
     if chunk:
         yield chunk
+
+
+def _size(chunk: list[tuple[str, bytes | Path]]) -> int:
+    return sum(a.stat().st_size if isinstance(a, Path) else len(a) for _, a in chunk)
 
 
 Progress = Callable[[int, int, float], None]
@@ -194,17 +207,16 @@ def build_index(source: Path, target: Path, workers: int | None = None,
             if progress is not None:
                 progress(done, read, time.perf_counter() - start)
 
-        chunks = _chunks(corpus_articles(source), CHUNK_ARTICLES)
+        chunks = _chunks(corpus_entries(source), CHUNK_ARTICLES)
         if workers == 1:
             for chunk in chunks:
-                write(_index_chunk(chunk), len(chunk), sum(len(d) for _, d in chunk))
+                write(_index_chunk(chunk), len(chunk), _size(chunk))
         else:
             with ProcessPoolExecutor(max_workers=workers) as pool:
                 pending: list = []
                 for chunk in chunks:
                     # At most two chunks per worker in flight: memory stays bounded.
-                    pending.append((pool.submit(_index_chunk, chunk), len(chunk),
-                                    sum(len(d) for _, d in chunk)))
+                    pending.append((pool.submit(_index_chunk, chunk), len(chunk), _size(chunk)))
                     while len(pending) > 2 * workers:
                         future, count, size = pending.pop(0)
                         write(future.result(), count, size)
