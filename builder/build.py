@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from builder.config import SiteSpec, load_config
+from builder.findings import sort_findings
 from builder.pipeline import evaluate_task, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
@@ -118,6 +119,8 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     with progress.stage("validate") as stage:
         for task_inputs in inputs:
             validate_task(task_inputs)
+        for finding in sort_findings(f for i in inputs for f in i.findings):
+            progress.say(finding.format())
         rejected = sum(len(i.rejected) for i in inputs)
         stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {rejected} rejected"
         if strict and rejected:

@@ -34,10 +34,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_INPUT = 2
+"""Exit status of every command when an input cannot be used (argparse uses 2 for usage too)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    from builder.findings import InputError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except InputError as error:  # a user's file, not a fault of the program: no traceback
+        print(f"appendix {args.command}: {error}", file=sys.stderr)
+        return EXIT_INPUT
 
 
 if __name__ == "__main__":

@@ -7,13 +7,16 @@ are errors. Paths are relative to the config file.
 
 from __future__ import annotations
 
+import errno
 import glob
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from builder.findings import Finding, InputError
 from builder.stats.reliability_settings import ReliabilityConfig
 from builder.stats.settings import DEFAULT_SEED, SignificanceSettings
 from builder.tasks import TaskKind, get_kind
@@ -104,6 +107,9 @@ class TaskSpec:
     significance_measures: tuple[str, ...] = ()
     reliability: ReliabilityConfig | None = None
     """The reliability analyses of the task; None: none (commands, or disabled)."""
+    findings: tuple[Finding, ...] = ()
+    """What the run folder holds besides run files (subfolders, broken links), shown with the
+    task's other input findings."""
 
 
 @dataclass(frozen=True)
@@ -122,32 +128,39 @@ class SiteSpec:
         inside it, else its file name alone. A published site never holds an absolute path
         (it would differ between machines and tell the build machine's folders) nor a
         ``../`` chain out of the config's folder."""
-        resolved = Path(path).resolve()
-        if resolved.is_relative_to(self.base):
-            return resolved.relative_to(self.base).as_posix()
-        return resolved.name
+        # Not resolved: a broken link or a link loop of the run folder is named as it is.
+        absolute = Path(os.path.abspath(self.base / path))
+        if absolute.is_relative_to(self.base):
+            return absolute.relative_to(self.base).as_posix()
+        return absolute.name
 
 
-class ConfigError(Exception):
+class ConfigError(InputError):
     """The config is invalid; ``problems`` lists every one as ``key.path: message``."""
 
     def __init__(self, path: Path, problems: list[str]):
         self.path = path
         self.problems = problems
-        super().__init__(f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems))
+        super().__init__([Finding(str(path), None, "error", p) for p in problems])
+        self.args = (f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems),)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 def load_config(path: Path) -> SiteSpec:
     """Read and validate ``path``; raise ``ConfigError`` with all problems found."""
-    import yaml
+    from builder.formats.source import read_text
+    from builder.formats.yaml_text import load_yaml
 
     path = Path(path)
+    if not path.exists() and not path.is_symlink():
+        raise ConfigError(path, [f"config file not found: {path}"])
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(path, [f"config file not found: {path}"]) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(path, [f"not valid YAML: {exc}"]) from None
+        raw, _ = load_yaml(read_text(path), str(path))
+    except InputError as error:
+        raise ConfigError(path, [f"line {f.line}: {f.message}" if f.line else f.message
+                                 for f in error.findings]) from None
     if not isinstance(raw, dict):
         raise ConfigError(path, ["(top): expected a mapping"])
     base = path.resolve().parent
@@ -178,7 +191,7 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
     found = len(problems)
     files = {name: _existing_file(f"{key}.{name}", task.get(name), base, problems)
              for name in ("qrels", "topics", "run_metadata")}
-    run_files = _run_files(f"{key}.runs", task.get("runs"), base, problems)
+    run_files, folder_findings = _run_files(f"{key}.runs", task.get("runs"), base, problems)
     kind, options = None, None
     if isinstance(task.get("kind"), str):
         try:
@@ -208,6 +221,7 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         significance=tests.settings() if tests.enabled else None,
         significance_measures=tuple(dict.fromkeys([official, *(tests.measures or [])])),
         reliability=_reliability(key, task.get("reliability"), kind, problems),
+        findings=tuple(folder_findings),
     )
 
 
@@ -277,7 +291,8 @@ def _check_measures(key: str, task: dict[str, Any], kind: TaskKind, problems: li
     official = task.get("official_measure")
     if isinstance(official, str) and official not in known:
         problems.append(f"{key}.official_measure: unknown {kind.family} measure {official!r}")
-    for i, name in enumerate(task.get("measures") or []):
+    measures = task.get("measures")
+    for i, name in enumerate(measures if isinstance(measures, list) else []):
         if isinstance(name, str) and name not in known:
             problems.append(f"{key}.measures[{i}]: unknown {kind.family} measure {name!r}")
 
@@ -292,17 +307,45 @@ def _existing_file(key: str, value: Any, base: Path, problems: list[str]) -> Pat
     return path
 
 
-def _run_files(key: str, value: Any, base: Path, problems: list[str]) -> tuple[Path, ...]:
+def _run_files(key: str, value: Any, base: Path, problems: list[str]
+               ) -> tuple[tuple[Path, ...], list[Finding]]:
+    """The run files of a folder (its hidden files aside) or a glob pattern, and a finding for
+    each entry that is not a readable file: a subfolder (not searched), a broken symbolic
+    link, a symbolic link loop."""
     if not isinstance(value, str):
-        return ()
+        return (), []
     folder = (base / value).resolve()
     if folder.is_dir():
-        files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
+        entries = sorted(p for p in folder.iterdir() if not p.name.startswith("."))
     else:
-        files = sorted(Path(p).resolve() for p in glob.glob(str(base / value)) if Path(p).is_file())
+        entries = sorted(Path(p).absolute() for p in glob.glob(str(base / value)))
+    files, findings = [], []
+    for entry in entries:
+        why = _not_a_run_file(entry)
+        if why is None:
+            files.append(entry.resolve())
+        else:
+            findings.append(Finding(str(entry), None, "warning", why))
     if not files:
         problems.append(f"{key}: no run files in {value} (looked in {base / value})")
-    return tuple(files)
+    return tuple(files), findings
+
+
+def _not_a_run_file(entry: Path) -> str | None:
+    """Why a folder entry is not read as a run, or None when it is a file."""
+    try:
+        if entry.is_file():
+            return None
+        if entry.is_dir():
+            return "a subfolder of the run folder: not searched for runs"
+        os.stat(entry)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return "symbolic link loop: not read as a run"
+        if entry.is_symlink():
+            return "broken symbolic link: not read as a run"
+        return f"not read as a run: {error.strerror}"
+    return "not a regular file: not read as a run"
 
 
 def _pydantic_problem(prefix: str, error: Any) -> str:

@@ -38,3 +38,21 @@ def sort_findings(findings: Iterable[Finding]) -> list[Finding]:
         findings,
         key=lambda f: (f.file, -1 if f.line is None else f.line, SEVERITY_ORDER[f.severity], f.message),
     )
+
+
+class InputError(Exception):
+    """An input file that cannot be used at all (qrels, topics, config, or a run file that
+    cannot be opened or decoded): what the user must fix, never a program fault.
+
+    Every command turns it into its message on stderr and exit status 2 (``builder.cli``);
+    ``findings`` say file, line and reason.
+    """
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = list(findings)
+        super().__init__("\n".join(f.format() for f in self.findings))
+
+    @classmethod
+    def at(cls, file: str, line: int | None, reason: str) -> InputError:
+        """The error of one problem at ``file:line``."""
+        return cls([Finding(str(file), line, "error", reason)])

@@ -17,18 +17,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from builder.config import TaskSpec
-from builder.findings import Finding, sort_findings
+from builder.findings import Finding, InputError, sort_findings
 from builder.scores import Evaluation, RunRead
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from builder.tasks import TaskKind
-
-
-class InputError(Exception):
-    """An input named by the config or the command line (qrels, topics, metadata) cannot be
-    used."""
 
 
 @dataclass
@@ -81,11 +76,8 @@ def read_task(task: TaskSpec) -> TaskInputs:
     from builder.formats.topic_file import read_topic_file
     from builder.formats.trec_topics import TOPIC_COLUMNS
 
-    try:
-        qrels = task.kind.read_qrels(task.qrels)
-    except (OSError, ValueError) as exc:
-        raise InputError(f"{task.qrels}: cannot read the qrels: {exc}") from exc
-    findings: list[Finding] = []
+    qrels = task.kind.read_qrels(task.qrels)  # InputError when unusable
+    findings: list[Finding] = [*task.findings, *task.kind.qrels_findings(qrels)]
     topics = pd.DataFrame(columns=TOPIC_COLUMNS)
     if task.topics is not None:
         topics, found = read_topic_file(task.topics)
@@ -104,7 +96,7 @@ def validate_task(inputs: TaskInputs) -> None:
     spec = inputs.spec
     errors = [f for f in inputs.findings if f.severity == "error"]
     if errors:
-        raise InputError("\n".join(f.format() for f in sort_findings(errors)))
+        raise InputError(sort_findings(errors))
     inputs.reads = spec.kind.validate_runs(inputs.reads, inputs.qrels, spec.options)
     if spec.run_metadata is not None:
         names = {read.name for read in inputs.reads}

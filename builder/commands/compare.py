@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from builder.commands.task_options import add_task_arguments, task_of
+from builder.commands.task_options import add_task_arguments, exit_status, task_of
 from builder.stats.settings import (
     CORRECTION_LABELS,
     DEFAULT_SEED,
@@ -75,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"appendix compare: {exc}", file=sys.stderr)
         return 2
     validate_task(inputs)
+    for finding in inputs.findings:
+        print(finding.format(), file=sys.stderr)
     for read in inputs.reads:
         for finding in read.findings:
             print(finding.format(), file=sys.stderr)
@@ -82,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"{read.path}: rejected, left out of the comparison", file=sys.stderr)
     if len(inputs.accepted) < 2:
         print("appendix compare: fewer than two runs to compare", file=sys.stderr)
-        return 1
+        return max(exit_status(inputs.reads), 1)
     kind = inputs.spec.kind
     scores = evaluate_task(inputs).evaluation.scores
     report, unknown = significance_of(

@@ -3,6 +3,10 @@
 ``--format trec`` (default) prints trec_eval's own layout, one block per run, so the command
 can stand in for ``trec_eval [-q] [-c] [-M N] [-l N] [-m MEASURE]``; ``tsv`` prints
 ``run<TAB>measure<TAB>topic<TAB>value`` at full precision for any number of runs.
+
+Exit status: 0 when every run was evaluated; 1 when a run was rejected (its findings say why;
+the others are printed); 2 when the qrels cannot be used or a run file could not be read at
+all (``builder.commands.task_options.exit_status``).
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from builder.commands.task_options import add_task_arguments, task_of
+from builder.commands.task_options import add_task_arguments, exit_status, task_of
 from builder.scores import SUMMARY_TOPIC
 
 TREC_NAME_WIDTH = 22
@@ -110,10 +114,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
     validate_task(inputs)
-    for finding in sort_findings(f for r in inputs.reads for f in r.findings):
+    for finding in sort_findings([*inputs.findings, *(f for r in inputs.reads for f in r.findings)]):
         print(finding.format(), file=sys.stderr)
     result = evaluate_task(inputs)
-    code = 1 if inputs.rejected else 0
+    code = exit_status(inputs.reads)
     if result.evaluation is not None:
         scores = result.evaluation.scores
         if task.kind.name == "adhoc" and not task.options.complete:

@@ -157,3 +157,16 @@ def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec
 
     kind = get_kind(args.task)
     return command_task(kind, qrels, runs, build_options(kind.options_model, args))
+
+
+EXIT_REJECTED = 1
+EXIT_UNUSABLE = 2
+
+
+def exit_status(reads: list[Any]) -> int:
+    """What a command that reads runs exits with: 2 when a run file could not be read at all
+    (missing, a folder, not UTF-8, broken gzip, FOL lines that do not parse; unusable qrels
+    exit 2 before), 1 when a run was rejected by validation, else 0."""
+    if any(read.table is None for read in reads):
+        return EXIT_UNUSABLE
+    return EXIT_REJECTED if any(read.rejected for read in reads) else 0

@@ -1,4 +1,7 @@
-"""``appendix validate RUN... --qrels QRELS``: print every run's findings; exit 1 on an error."""
+"""``appendix validate RUN... --qrels QRELS``: print every run's findings (and the qrels').
+
+Exit status as ``appendix evaluate``: 1 when a run is rejected, 2 when the qrels cannot be used
+or a run file could not be read at all."""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from builder.commands.task_options import add_task_arguments, task_of
+from builder.commands.task_options import add_task_arguments, exit_status, task_of
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.findings import has_error, sort_findings
+    from builder.findings import sort_findings
     from builder.pipeline import InputError, read_task, validate_task
 
     try:
@@ -25,10 +28,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"appendix validate: {error}", file=sys.stderr)
         return 2
     validate_task(inputs)
-    findings = sort_findings(f for r in inputs.reads for f in r.findings)
+    findings = sort_findings([*inputs.findings, *(f for r in inputs.reads for f in r.findings)])
     for finding in findings:
         print(finding.format())
     for read in inputs.reads:
         verdict = "rejected" if read.rejected else "accepted"
         print(f"{read.path}: {verdict} as run {read.name}", file=sys.stderr)
-    return 1 if has_error(findings) else 0
+    return exit_status(inputs.reads)

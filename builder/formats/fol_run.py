@@ -11,8 +11,9 @@ its topic). An offset of ``X`` or ``-1`` is inex_eval's "passage unknown to the 
 as ``offset = -1`` (``length`` 0 when not an integer); the evaluator gives it inex_eval's
 length of an unknown passage and no relevant text.
 
-The reader only reads: it reports lines it cannot parse (wrong number of fields, offsets and
-lengths that are not integers) and leaves every other rule to ``builder.validate.fol_run``.
+The reader only reads: it reports a file it cannot open or decode (``builder.formats.source``),
+an empty one, and lines it cannot parse (wrong number of fields, offsets and lengths that are
+not integers), and leaves every other rule to ``builder.validate.fol_run``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
+from builder.formats.source import read_text
 
 FIELDS = ["topic", "q0", "file", "rank", "score", "tag", "offset", "length"]
 COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", "tag", "order"]
@@ -69,13 +71,16 @@ def read_fol_run(
         path = Path(source)
         label = label or str(path)
         name = name or path.name
-        text = path.read_text(encoding="utf-8", errors="replace")
+        try:
+            text = read_text(path)
+        except InputError as error:  # this run is rejected, the others are read
+            return None, error.findings
     else:
         text = source.read()
         label = label or "<run>"
         name = name or label
     if not text.strip():
-        return empty_run_table(), [Finding(label, None, "warning", "the run is empty")]
+        return None, [Finding(label, None, "error", "empty run: no result lines")]
     try:
         raw = pd.read_csv(
             io.StringIO(text),
@@ -110,10 +115,8 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     unknown = offset_text.isin(["X", "-1"]).to_numpy()
     offset = pd.to_numeric(offset_text.where(~unknown, "-1"), errors="coerce")
     length = pd.to_numeric(cells[7].where(~unknown, "0"), errors="coerce")
-    bad_offset = (offset.isna() | (offset != offset.round())).to_numpy()
-    bad_length = (length.isna() | (length != length.round())).to_numpy()
-    findings += _line_findings(label, lines[bad_offset], "offset is not an integer")
-    findings += _line_findings(label, lines[bad_length], "length is not an integer")
+    findings += _line_findings(label, lines[_not_integer(offset)], "offset is not an integer")
+    findings += _line_findings(label, lines[_not_integer(length)], "length is not an integer")
     if findings:
         return None, findings
 
@@ -133,6 +136,14 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     )
     table["order"] = table.groupby("topic", sort=False).cumcount().to_numpy(dtype=np.int64) + 1
     return table, findings
+
+
+LARGEST = 2**53
+"""Offsets and lengths beyond this are not character positions (and lose digits as floats)."""
+
+
+def _not_integer(values: pd.Series) -> np.ndarray:
+    return (values.isna() | (values != values.round()) | (values.abs() > LARGEST)).to_numpy()
 
 
 MAX_LINE_FINDINGS = 20

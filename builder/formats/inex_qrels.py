@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
+from builder.formats.source import read_text
 
 ARTICLE_COLUMNS = ["topic", "file", "rel_chars", "doc_chars", "bep"]
 PASSAGE_COLUMNS = ["topic", "file", "offset", "length"]
@@ -33,7 +34,11 @@ NO_BEP = -1
 """``bep`` of an article whose line has no BEP field (inex_eval's -1)."""
 
 
-class QrelsError(ValueError):
+LARGEST = 2**53
+"""Numbers beyond this are not character counts (and lose digits as floats)."""
+
+
+class QrelsError(InputError):
     """Qrels that cannot be read; the message gives file, line and reason."""
 
 
@@ -54,6 +59,11 @@ class InexQrels:
     findings: list[Finding] = field(default_factory=list)
 
     @property
+    def doc_chars(self) -> pd.Series:
+        """The length of each judged article, by file (the longest, if lines disagree)."""
+        return self.articles.groupby("file", sort=False)["doc_chars"].max()
+
+    @property
     def topics(self) -> list[str]:
         """Every topic with a judged article, sorted as inex_eval sorts them (as strings)."""
         return sorted(self.articles["topic"].unique().tolist())
@@ -61,9 +71,8 @@ class InexQrels:
 
 def read_inex_qrels(path: Path | str, label: str | None = None) -> InexQrels:
     """Read INEX passage qrels; raise ``QrelsError`` (file:line: reason) on unreadable lines."""
-    path = Path(path)
     label = label or str(path)
-    return parse_inex_qrels(path.read_text(encoding="utf-8", errors="replace"), label)
+    return parse_inex_qrels(read_text(path), label)
 
 
 def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
@@ -75,7 +84,9 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     keep = counts > 0
     short = keep & (counts < 5)
     if short.any():
-        raise QrelsError(f"{label}:{line_numbers[short][0]}: fewer than 5 fields")
+        raise QrelsError.at(label, int(line_numbers[short][0]), "fewer than 5 fields")
+    if not keep.any():
+        raise QrelsError.at(label, None, "no judgement: the qrels file has no judgement line")
     tokens, counts, line_numbers = tokens[keep], counts[keep], line_numbers[keep]
 
     articles = pd.DataFrame(
@@ -84,12 +95,13 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
             "file": tokens.str[2].astype(str).to_numpy(),
             "rel_chars": _integers(tokens.str[3], line_numbers, label, "rel_chars"),
             "doc_chars": _integers(tokens.str[4], line_numbers, label, "doc_chars"),
-            "bep": _integers(tokens.str[5].fillna(str(NO_BEP)), line_numbers, label, "BEP"),
+            "bep": _integers(tokens.str[5].astype(object).fillna(str(NO_BEP)), line_numbers, label, "BEP"),
         }
     )
     duplicated = articles.duplicated(["topic", "file"]).to_numpy()
     if duplicated.any():
-        raise QrelsError(f"{label}:{line_numbers[duplicated][0]}: article judged twice for its topic")
+        raise QrelsError.at(label, int(line_numbers[duplicated][0]),
+                            "article judged twice for its topic")
 
     passages = _passages(tokens, counts, line_numbers, articles, label)
     findings = _findings(articles, passages, label)
@@ -110,13 +122,15 @@ def _passages(
     offset = _integers(pairs[0], item_lines, label, "passage offset (off:len)")
     length = _integers(pairs[1], item_lines, label, "passage length (off:len)")
     if (length < 0).any():
-        raise QrelsError(f"{label}:{item_lines[length < 0][0]}: negative passage length")
+        raise QrelsError.at(label, int(item_lines[length < 0][0]), "negative passage length")
     return pd.DataFrame(
         {
             "topic": articles["topic"].to_numpy()[owner],
             "file": articles["file"].to_numpy()[owner],
             "offset": offset,
             "length": length,
+            "line": item_lines,
+            "doc_chars": articles["doc_chars"].to_numpy()[owner],
         }
     )
 
@@ -125,7 +139,11 @@ def _integers(cells: pd.Series, line_numbers: np.ndarray, label: str, what: str)
     values = pd.to_numeric(cells, errors="coerce")
     bad = (values.isna() | (values != values.round())).to_numpy()
     if bad.any():
-        raise QrelsError(f"{label}:{line_numbers[bad][0]}: {what} is not an integer")
+        raise QrelsError.at(label, int(line_numbers[bad][0]), f"{what} is not an integer")
+    huge = (values.abs() > LARGEST).to_numpy()
+    if huge.any():
+        raise QrelsError.at(label, int(line_numbers[huge][0]),
+                            f"{what} {cells.to_numpy()[huge][0]} is too large")
     return values.to_numpy(dtype=np.int64)
 
 
@@ -148,6 +166,7 @@ def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> lis
                 "article; inex_eval counts the shared text once per passage",
             )
         )
+    findings += _outside_article(passages, label)
     highlighted = passages.groupby(["topic", "file"], sort=False)["length"].sum()
     declared = articles.set_index(["topic", "file"])["rel_chars"]
     compared = pd.concat([declared, highlighted.rename("highlighted")], axis=1).fillna(0)
@@ -162,4 +181,22 @@ def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> lis
                 "their passages; inex_eval takes rel_chars as the article's relevant text",
             )
         )
+    return findings
+
+
+def _outside_article(passages: pd.DataFrame, label: str) -> list[Finding]:
+    """Passages starting before the article (negative offset) or ending after its
+    ``doc_chars``: inex_eval uses them as they are."""
+    size = passages["doc_chars"]
+    end = (passages["offset"] + passages["length"]).to_numpy()
+    cases = (
+        (passages["offset"].to_numpy() < 0, "highlighted passages start before their article"),
+        (end > size.to_numpy(), "highlighted passages end beyond their article's doc_chars"),
+    )
+    findings = []
+    for flagged, what in cases:
+        if flagged.any():
+            first = int(passages["line"].to_numpy()[flagged].min())
+            findings.append(Finding(label, first, "warning", f"{int(flagged.sum())} {what}, "
+                                    "the first on this line; inex_eval counts them as written"))
     return findings

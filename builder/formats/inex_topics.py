@@ -17,37 +17,49 @@ from pathlib import Path
 
 import pandas as pd
 
+from builder.findings import InputError
+from builder.formats.source import read_input
+
 TOPIC_COLUMNS = ["topic", "title", "castitle", "phrasetitle", "description", "narrative", "query"]
 TOPIC_TAGS = ("topic", "inex-topic")
 ID_ATTRIBUTES = ("id", "topic_id", "topic-id", "number")
 _INDRI_OPERATOR = re.compile(r"#[A-Za-z0-9.]*\(|\)")
 
 
-class TopicsError(ValueError):
-    """A topics file that cannot be read; the message gives file, line and reason."""
+class TopicsError(InputError):
+    """A topics file that cannot be read; the findings give file, line and reason."""
+
+
+def safe_xml_parser(recover: bool = False):
+    """An lxml parser that reads no entity, file or network resource a document names (a
+    topics file must not pull other files into a published site)."""
+    from lxml import etree
+
+    return etree.XMLParser(recover=recover, resolve_entities=False, no_network=True,
+                           load_dtd=False, huge_tree=False)
 
 
 def read_inex_topics(path: Path | str) -> pd.DataFrame:
     """The topics of an INEX topics or Indri query file, one row each (``TOPIC_COLUMNS``)."""
     from lxml import etree
 
-    path = Path(path)
-    parser = etree.XMLParser(recover=True, resolve_entities=False, no_network=True)
+    file = str(path)
+    data = read_input(path)
     try:
-        root = etree.parse(str(path), parser).getroot()
-    except (etree.XMLSyntaxError, OSError) as exc:
-        raise TopicsError(f"{path}: {exc}") from None
+        root = etree.fromstring(data, safe_xml_parser(recover=True))
+    except (etree.XMLSyntaxError, ValueError) as exc:
+        raise TopicsError.at(file, getattr(exc, "lineno", None), f"not XML: {exc}") from None
     if root is None:
-        raise TopicsError(f"{path}: no XML element found")
+        raise TopicsError.at(file, None, "no XML element found")
     rows = [_inex_topic(element) for element in root.iter(*TOPIC_TAGS)]
     rows += [_indri_query(element) for element in root.iter("query")]
     missing = [row for row in rows if not row["topic"]]
     if missing:
-        raise TopicsError(f"{path}:{missing[0]['line']}: topic without an id")
+        raise TopicsError.at(file, missing[0]["line"], "topic without an id")
     table = pd.DataFrame(rows, columns=[*TOPIC_COLUMNS, "line"])
     duplicated = table["topic"].duplicated()
     if duplicated.any():
-        raise TopicsError(f"{path}:{table.loc[duplicated, 'line'].iloc[0]}: topic given twice")
+        raise TopicsError.at(file, int(table.loc[duplicated, "line"].iloc[0]), "topic given twice")
     return table[TOPIC_COLUMNS].sort_values("topic", ignore_index=True)
 
 

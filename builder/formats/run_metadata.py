@@ -16,7 +16,8 @@ from typing import Any
 
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
+from builder.formats.source import read_text
 
 METADATA_COLUMNS = ["run", "team", "description", "type"]
 RUN_TYPES = ("automatic", "manual", "feedback")
@@ -32,7 +33,7 @@ _ALIASES = {
 def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
     """The metadata of ``path``: ``METADATA_COLUMNS`` then any other columns, one row per run."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = read_text(path)
     if path.suffix.lower() in (".yml", ".yaml"):
         records, findings = _yaml_records(str(path), text)
     else:
@@ -40,7 +41,8 @@ def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
     rows: list[dict[str, str]] = []
     seen: dict[str, int] = {}
     for line, record in records:
-        row = {_ALIASES.get(k.strip().lower(), k.strip()): _text(v) for k, v in record.items()}
+        row = {_ALIASES.get(str(k).strip().lower(), str(k).strip()): _text(v)
+               for k, v in record.items()}
         run = row.get("run", "")
         if not run:
             findings.append(Finding(str(path), line, "error", "no run name"))
@@ -68,28 +70,32 @@ def _text(value: Any) -> str:
 
 def _csv_records(file: str, text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[Finding]]:
     reader = csv.DictReader(io.StringIO(text))
-    if not reader.fieldnames or not any(_ALIASES.get(f.strip().lower()) == "run"
-                                        for f in reader.fieldnames):
-        return [], [Finding(file, 1, "error", "header has no 'run' column")]
+    limit = csv.field_size_limit()
+    csv.field_size_limit(max(limit, len(text)))  # a long description is still a description
     records = []
-    start = reader.line_num + 1
-    for record in reader:
-        record.pop(None, None)  # cells beyond the header
-        records.append((start, {k: v for k, v in record.items() if k is not None}))
+    try:
+        if not reader.fieldnames or not any(_ALIASES.get(f.strip().lower()) == "run"
+                                            for f in reader.fieldnames):
+            return [], [Finding(file, 1, "error", "header has no 'run' column")]
         start = reader.line_num + 1
+        for record in reader:
+            record.pop(None, None)  # cells beyond the header
+            records.append((start, {k: v for k, v in record.items() if k is not None}))
+            start = reader.line_num + 1
+    except csv.Error as error:
+        return [], [Finding(file, reader.line_num or None, "error", f"not valid CSV: {error}")]
+    finally:
+        csv.field_size_limit(limit)
     return records, []
 
 
 def _yaml_records(file: str, text: str) -> tuple[list[tuple[int, dict[str, Any]]], list[Finding]]:
-    import yaml
+    from builder.formats.yaml_text import load_yaml
 
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        return [], [Finding(file, line, "error", f"not valid YAML: {exc}")]
+        data, node = load_yaml(text, file)
+    except InputError as error:
+        return [], error.findings
     if isinstance(data, list) and all(isinstance(item, dict) for item in data):
         lines = [item.start_mark.line + 1 for item in node.value]
         return list(zip(lines, data)), []

@@ -14,9 +14,9 @@ from pathlib import Path
 import pandas as pd
 
 from builder.findings import Finding
+from builder.formats.source import read_input
 
 _INEX_MARK = re.compile(r"<(inex-topic|castitle|parameters)\b", re.IGNORECASE)
-_LINE = re.compile(r"^[^:]*:(\d+): (.*)$", re.DOTALL)
 HEAD_CHARS = 4000
 """How much of the file is looked at to tell the formats apart."""
 
@@ -31,13 +31,10 @@ def read_topic_file(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
     from builder.formats.inex_topics import TopicsError, read_inex_topics
     from builder.formats.trec_topics import read_topics
 
-    with open(path, encoding="utf-8", errors="replace") as stream:
-        head = stream.read(HEAD_CHARS)
+    head = read_input(path)[:HEAD_CHARS].decode("utf-8", errors="replace")
     if not is_inex_topics(head):
         return read_topics(path)
     try:
         return read_inex_topics(path), []
-    except TopicsError as exc:
-        match = _LINE.match(str(exc))
-        line, reason = (int(match.group(1)), match.group(2)) if match else (None, str(exc))
-        return pd.DataFrame(columns=["topic", "title"]), [Finding(str(path), line, "error", reason)]
+    except TopicsError as error:
+        return pd.DataFrame(columns=["topic", "title"]), error.findings

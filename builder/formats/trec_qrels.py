@@ -16,21 +16,19 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
 from builder.formats.trec_text import read_bytes, read_text_table
 
 QRELS_FIELDS = ["topic", "iter", "doc", "rel"]
 QRELS_COLUMNS = ["topic", "doc", "rel"]
 
 _LEADING_INTEGER = r"^[+-]?\d+"
+MAX_DIGITS = 18
+"""Relevance values have at most this many digits (they must fit a 64-bit integer)."""
 
 
-class QrelsError(ValueError):
+class QrelsError(InputError):
     """The qrels file cannot be used; ``findings`` says where and why."""
-
-    def __init__(self, findings: list[Finding]) -> None:
-        self.findings = findings
-        super().__init__("\n".join(f.format() for f in findings))
 
 
 def read_trec_qrels(path: Path) -> pd.DataFrame:
@@ -47,6 +45,13 @@ def read_trec_qrels(path: Path) -> pd.DataFrame:
         Finding(file, int(line), "error", "relevance is not an integer")
         for line in text.lines[~valid]
     ]
+    digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "+-"))
+    huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
+    findings += [
+        Finding(file, int(line), "error", f"relevance has more than {MAX_DIGITS} digits")
+        for line in text.lines[huge]
+    ]
+    valid &= ~huge
     rel = np.zeros(len(valid), dtype=np.int64)
     if valid.any():
         digits = pc.struct_field(integer.filter(pa.array(valid)), "n")
@@ -65,6 +70,9 @@ def read_trec_qrels(path: Path) -> pd.DataFrame:
             text.lines[repeated], qrels["topic"][repeated], qrels["doc"][repeated]
         )
     ]
+    if not findings and qrels.empty:
+        findings.append(Finding(file, None, "error", "no judgement: the qrels file has no "
+                                "judgement line (only blank or comment lines)"))
     if findings:
         raise QrelsError(findings)
     return qrels

@@ -4,8 +4,9 @@ Read into a run table with columns ``topic`` (categorical), ``doc``, ``score`` (
 ``tag`` (categorical) and ``line`` (1-based line in the file); the ``Q0`` and rank fields must
 be there but are not kept (trec_eval ignores both). Topics and tags repeat over thousands of
 lines, so they are kept as categories: a byte or two per line instead of a string each. The
-caller adds ``run``. Lines with fewer than six fields and non-numeric scores become error
-findings; fields after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
+caller adds ``run``. Lines with fewer than six fields and scores that are not finite numbers
+(``nan``, ``inf`` in any spelling: such a run cannot be ranked) become error findings; fields
+after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -25,20 +25,20 @@ RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
 RUN_COLUMNS = ["topic", "doc", "score", "tag", "line"]
 CATEGORY = pa.dictionary(pa.int32(), pa.string())
 
-# What C's strtod/atof accepts as a whole number field (trec_eval reads the score with atof).
-_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$|^[+-]?(inf|infinity)$"
 
 
 @dataclass
 class RunFile:
-    """A run file's rows (``RUN_COLUMNS``) and the problems met while reading it."""
+    """A run file's rows (``RUN_COLUMNS``) and the problems met while reading it (no table when
+    the file could not be read at all)."""
 
-    table: pd.DataFrame
+    table: pd.DataFrame | None
     findings: list[Finding] = field(default_factory=list)
 
 
 def read_trec_run(path: Path) -> RunFile:
-    """Read one TREC run file; never raises on bad content, reports it as findings."""
+    """Read one TREC run file: bad lines are findings; ``InputError`` when the file cannot be
+    opened or is not UTF-8 (``builder.formats.source``)."""
     file = str(path)
     text = read_text_table(
         read_bytes(path),
@@ -48,13 +48,7 @@ def read_trec_run(path: Path) -> RunFile:
         types={"score": pa.float64(), "topic": CATEGORY, "tag": CATEGORY},
         ignored=("q0", "rank"),
     )
-    findings = list(text.findings)
     score = text.table.column("score")
-    if score.type != pa.float64():
-        score, bad = _scores(score)
-        findings += [
-            Finding(file, int(line), "error", "score is not a number") for line in text.lines[bad]
-        ]
     table = pa.table(
         {
             "topic": _categories(text.table.column("topic")),
@@ -64,18 +58,10 @@ def read_trec_run(path: Path) -> RunFile:
             "line": pa.array(text.lines),
         }
     )
-    return RunFile(table.to_pandas(), findings)
+    return RunFile(table.to_pandas(), list(text.findings))
 
 
 def _categories(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """The column dictionary-encoded (the careful path of the text reader gives plain text)."""
     return column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
 
-
-def _scores(text: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
-    """Scores parsed from text; unparsable ones become NaN and are flagged."""
-    numeric = pc.match_substring_regex(text, _NUMBER, ignore_case=True).to_numpy(
-        zero_copy_only=False
-    )
-    cleaned = pc.if_else(pa.array(numeric), text, pa.scalar("nan"))
-    return pc.cast(cleaned, pa.float64()).combine_chunks(), ~numeric

@@ -21,12 +21,14 @@ re-use data ships its topics) are read by ``builder.formats.inex_topics``.
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 
 import pandas as pd
 
 from builder.findings import Finding
+from builder.formats.source import decode_text, read_input
 
 TOPIC_COLUMNS = ["topic", "title", "description", "narrative"]
 
@@ -51,12 +53,12 @@ def read_topics(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
     A file whose first non-blank character opens an XML declaration or a ``<topics>`` root is
     read as XML; anything else as TREC format.
     """
-    text = Path(path).read_text(encoding="utf-8", errors="replace")
-    head = text.lstrip()[:200].lower()
-    if head.startswith(("<?xml", "<topics", "<parameters")):
-        rows, findings = _read_xml(path, text)
+    data = read_input(path)
+    head = data.removeprefix(codecs.BOM_UTF8).lstrip()[:200].lower()
+    if head.startswith((b"<?xml", b"<topics", b"<parameters")):
+        rows, findings = _read_xml(path, data)
     else:
-        rows, findings = _read_trec(str(path), text)
+        rows, findings = _read_trec(str(path), decode_text(data, str(path)))
     findings += _duplicates(str(path), rows)
     table = pd.DataFrame([r[1] for r in rows], columns=TOPIC_COLUMNS)
     return table.drop_duplicates("topic", keep="first").reset_index(drop=True), findings
@@ -107,12 +109,14 @@ def _read_trec(file: str, text: str) -> tuple[list[tuple[int, dict[str, str]]], 
     return rows, findings
 
 
-def _read_xml(path: Path, text: str) -> tuple[list[tuple[int, dict[str, str]]], list[Finding]]:
+def _read_xml(path: Path, data: bytes) -> tuple[list[tuple[int, dict[str, str]]], list[Finding]]:
     from lxml import etree
+
+    from builder.formats.inex_topics import safe_xml_parser
 
     file = str(path)
     try:
-        root = etree.fromstring(text.encode("utf-8"))
+        root = etree.fromstring(data, safe_xml_parser())
     except etree.XMLSyntaxError as exc:
         return [], [Finding(file, exc.lineno or None, "error", f"not well-formed XML: {exc.msg}")]
     if root.tag == "parameters":
@@ -143,8 +147,8 @@ def _read_indri(path: Path) -> tuple[list[tuple[int, dict[str, str]]], list[Find
 
     try:
         table = read_inex_topics(path)
-    except TopicsError as exc:
-        return [], [Finding(str(path), None, "error", str(exc))]
+    except TopicsError as error:
+        return [], error.findings
     table = table.assign(description="", narrative="")[TOPIC_COLUMNS]
     return [(0, row) for row in table.to_dict("records")], []
 

@@ -86,7 +86,7 @@ def _per_topic(
 ) -> pd.DataFrame:
     keys = articles[["run", "topic"]]
     group = keys.groupby(["run", "topic"], sort=False).ngroup().to_numpy()
-    first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+    first = np.flatnonzero(np.r_[True, group[1:] != group[:-1]][: len(group)])  # none if empty
     size = np.diff(np.r_[first, len(group)])
     head = articles.iloc[first]
     num_rel = (

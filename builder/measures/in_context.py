@@ -111,7 +111,7 @@ def _assessed_passages(run_table: pd.DataFrame, topics: set[str], runs: list[str
     table = table.iloc[order].reset_index(drop=True)
     file_code, files = pd.factorize(table["file"])
     # One integer per (run, topic, file), for grouping without string keys.
-    table["key"] = (run_code[order].astype(np.int64) * (topic_code.max() + 1)
+    table["key"] = (run_code[order].astype(np.int64) * (topic_code.max(initial=-1) + 1)
                     + topic_code[order]) * len(files) + file_code
     unknown = table["offset"].to_numpy() == UNKNOWN_OFFSET
     table["unknown"] = unknown

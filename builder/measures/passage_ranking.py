@@ -93,7 +93,7 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
     group_start = np.concatenate([[True], group_key[1:] != group_key[:-1]]) if len(order) else group_key > 0
     group = np.cumsum(group_start) - 1
     first = np.flatnonzero(group_start)
-    stop = np.concatenate([first[1:], [len(group)]]).astype(np.int64)
+    stop = np.append(first[1:], len(group)).astype(np.int64)[: len(first)]  # none: no group
     groups = pd.DataFrame(
         {
             "run": np.asarray(run_names, dtype=object)[run_code[first]] if len(first) else [],

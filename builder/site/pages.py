@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from builder.config import SiteSpec
@@ -73,13 +74,23 @@ def rejected_table(analysis: SiteTask) -> Table:
     return Table(f"rejected-{spec.id}", f"{spec.title}: rejected runs", ["Run", "Reason"], rows)
 
 
+def input_findings_table(analysis: SiteTask, display_path: Callable[[str], str]) -> Table:
+    """What was found in the task's qrels, topics, run metadata and run folder."""
+    rows = [[text(display_path(f.file)), text("" if f.line is None else str(f.line)),
+             text(f.severity), text(f.message)]
+            for f in sort_findings(analysis.result.inputs.findings)]
+    return Table(f"inputs-{analysis.spec.id}", f"{analysis.spec.title}: findings in the inputs",
+                 ["File", "Line", "Severity", "Finding"], rows)
+
+
 def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
     page = Page("index.html", "home.html", site.campaign.title)
     tasks = []
     for analysis in analyses:
         board = leaderboard_table(analysis)
         rejected = rejected_table(analysis)
-        page.tables += [board, rejected]
+        inputs = input_findings_table(analysis, site.relative)
+        page.tables += [board, rejected, inputs]
         official = analysis.spec.official_measure
         if analysis.runs and official in analysis.summary.columns:
             page.figures.append(plots.leaderboard(
@@ -87,6 +98,7 @@ def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
                 analysis.summary.loc[analysis.runs, official].to_numpy(), official))
         report = analysis.significance
         tasks.append({"analysis": analysis, "leaderboard": board, "rejected": rejected,
+                      "inputs": inputs,
                       "significance": None if report is None else {
                           "page": significance_page_path(analysis.spec.id),
                           "settings": report.settings.describe(), "mark": TOP_GROUP_MARK,

@@ -7,6 +7,7 @@ Numbers are rounded to 4 decimals, as trec_eval prints them, to keep run pages s
 
 from __future__ import annotations
 
+import html
 import json
 import math
 from collections.abc import Sequence
@@ -20,6 +21,13 @@ BEST_COLOUR = "#0b6e35"
 NEGATIVE_COLOUR = "#a1261b"
 
 _AXIS = {"gridcolor": "#dddddd", "zerolinecolor": "#999999", "color": "#222222"}
+
+
+def _plain(names: Sequence[str]) -> list[str]:
+    """Names (runs, topics) as plotly.js shows text: it reads ``<b>``, ``<a href>``, ``<br>``
+    and entities in labels as markup, so ``&``, ``<`` and ``>`` go in as entities and come
+    out as the characters the file has."""
+    return [html.escape(str(name), quote=False) for name in names]
 
 
 def _round(values: Sequence[float]) -> list[float | None]:
@@ -122,7 +130,7 @@ def difference_from_median(run: str, topics: Sequence[str], difference: Sequence
     """One bar per topic: the run's value minus the task's median, on a -1 .. 1 axis."""
     rounded = _round(difference)
     colours = [NEGATIVE_COLOUR if (v or 0) < 0 else RUN_COLOUR for v in rounded]
-    data = [{"type": "bar", "name": "difference from median", "x": list(topics), "y": rounded,
+    data = [{"type": "bar", "name": "difference from median", "x": _plain(topics), "y": rounded,
              "marker": {"color": colours}}]
     layout = _layout("Topic", f"{measure_label} minus median", showlegend=False)
     layout["xaxis"].update({"type": "category", "automargin": True})
@@ -135,7 +143,7 @@ def difference_from_median(run: str, topics: Sequence[str], difference: Sequence
 def score_distribution(topic: str, runs: Sequence[str], values: Sequence[float],
                        measure_label: str) -> Figure:
     """The distribution of one measure over the task's runs on one topic."""
-    data = [{"type": "box", "name": measure_label, "x": _round(values), "text": list(runs),
+    data = [{"type": "box", "name": measure_label, "x": _round(values), "text": _plain(runs),
              "boxpoints": "all", "jitter": 0.4, "pointpos": 0, "orientation": "h",
              "hoverinfo": "x+text", "marker": {"color": RUN_COLOUR, "size": 5},
              "line": {"color": MEDIAN_COLOUR}}]
@@ -150,7 +158,7 @@ def score_distribution(topic: str, runs: Sequence[str], values: Sequence[float],
 def leaderboard(task: str, runs: Sequence[str], values: Sequence[float],
                 measure_label: str) -> Figure:
     """The official measure of every run, best first."""
-    data = [{"type": "bar", "x": list(runs), "y": _round(values), "name": measure_label,
+    data = [{"type": "bar", "x": _plain(runs), "y": _round(values), "name": measure_label,
              "marker": {"color": RUN_COLOUR}}]
     layout = _layout("Run", measure_label, showlegend=False)
     layout["xaxis"].update({"type": "category", "tickangle": -45, "automargin": True})
@@ -182,7 +190,7 @@ def p_value_heatmap(figure_id: str, measure: str, runs: Sequence[str], p_values:
     scale = [[0, SIGNIFICANT_COLOURS[0]], [alpha, SIGNIFICANT_COLOURS[1]],
              [alpha, NOT_SIGNIFICANT_COLOURS[0]], [1, NOT_SIGNIFICANT_COLOURS[1]]]
     trace: dict[str, Any] = {
-        "type": "heatmap", "x": list(runs), "y": list(runs), "z": z, "text": marks,
+        "type": "heatmap", "x": _plain(runs), "y": _plain(runs), "z": z, "text": marks,
         "zmin": 0, "zmax": 1, "colorscale": scale, "xgap": 1, "ygap": 1,
         "colorbar": {"title": {"text": "adjusted p"}},
         "hovertemplate": "%{y} vs %{x}<br>adjusted p = %{z}%{text}<extra></extra>",

@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # kept out of ``appendix --help``, which lists the task kinds
     import pandas as pd
     from pydantic import BaseModel
 
+    from builder.findings import Finding
     from builder.scores import Evaluation, RunRead
 
 KIND_MODULES: dict[str, str] = {
@@ -34,6 +35,10 @@ KIND_MODULES: dict[str, str] = {
 }
 
 GENERIC_PAGE_MODEL = "builder.site.run_generic"
+
+
+def no_qrels_findings(qrels: Any) -> list[Finding]:
+    return []
 
 
 @dataclass(frozen=True)
@@ -68,6 +73,9 @@ class TaskKind:
     empty means every measure of the family."""
     page_model: str = GENERIC_PAGE_MODEL
     demo: str = ""
+    qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
+    """Warnings about read qrels that do not stop their use (every command prints them, the
+    site lists them with the task's other input findings)."""
 
     def read_runs(self, paths: Sequence[Path], qrels: Any, options: Any) -> list[RunRead]:
         """Read, then validate, run files: the read and validate stages in one call."""

@@ -21,8 +21,9 @@ import pandas as pd
 import pyarrow as pa
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
+from builder.findings import InputError
 from builder.formats.trec_qrels import read_trec_qrels
-from builder.formats.trec_run import read_trec_run
+from builder.formats.trec_run import RunFile, read_trec_run
 from builder.measures import adhoc as measures
 from builder.measures.adhoc_curves import RECALL_AXIS, curve_points, uninterpolated_precision
 from builder.measures.adhoc_interpolation import Interpolation
@@ -99,15 +100,18 @@ def read_run_files(
     concatenate into one categorical column of small codes rather than millions of strings.
     """
     with ThreadPoolExecutor(READ_THREADS) as pool:
-        files = list(pool.map(read_trec_run, paths))
+        files = list(pool.map(_read_or_reject, paths))
     names = name_runs(paths, [file.table for file in files], options.run_names)
     run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
     qrels_topics = set(pd.unique(qrels["topic"]))
     topics = sorted(qrels_topics) + sorted(
-        {t for file in files for t in file.table["topic"].cat.categories} - qrels_topics
+        {t for file in files if file.table is not None for t in file.table["topic"].cat.categories}
+        - qrels_topics
     )
     for file, (name, _) in zip(files, names):
         table = file.table
+        if table is None:
+            continue
         table["topic"] = table["topic"].cat.set_categories(topics)
         code = np.full(len(table), run_codes[name], dtype=np.int32)
         table.insert(0, "run", pd.Categorical.from_codes(code, list(run_codes), validate=False))
@@ -117,6 +121,15 @@ def read_run_files(
     ]
 
 
+def _read_or_reject(path: Path) -> RunFile:
+    """The run file, or no table and the reason when it cannot be opened or decoded: the run
+    is rejected alone."""
+    try:
+        return read_trec_run(path)
+    except InputError as error:
+        return RunFile(None, error.findings)
+
+
 def validate_runs(
     reads: list[RunRead], qrels: pd.DataFrame, options: AdhocOptions
 ) -> list[RunRead]:
@@ -124,6 +137,8 @@ def validate_runs(
     qrels_topics = set(pd.unique(qrels["topic"]))
 
     def validate(read: RunRead) -> RunRead:
+        if read.table is None:
+            return read
         found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth)
         del read.table["tag"]
         return RunRead(read.path, read.name, read.table, read.findings + found)

@@ -65,7 +65,7 @@ def validate_runs_with(
     for read in reads:
         if read.table is not None:
             table, found = validate_fol_run(read.table, read.path, qrels.topics, max_results,
-                                            reject_overlap)
+                                            reject_overlap, doc_chars=qrels.doc_chars)
             read = RunRead(read.path, read.name, table, read.findings + found)
         validated.append(read)
     return validated
@@ -130,4 +130,5 @@ KIND = TaskKind(
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
     page_model="builder.site.focused_run",
     demo="builder.demo.inex",
+    qrels_findings=qrels_findings,
 )

@@ -32,7 +32,7 @@ from builder.measures.in_context import (
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
-from builder.tasks.focused import CORPUS_FIELD, read_run_files
+from builder.tasks.focused import CORPUS_FIELD, qrels_findings, read_run_files
 from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
@@ -95,7 +95,8 @@ def validate_runs(
     for read in reads:
         if read.table is not None:
             # inex_eval rejects overlapping passages in every task that reads passages.
-            table, general = validate_fol_run(read.table, read.path, topics, reject_overlap=True)
+            table, general = validate_fol_run(read.table, read.path, topics, reject_overlap=True,
+                                              doc_chars=qrels.doc_chars, entry_points=best)
             found = general + validate_in_context(table, read.path, topics, best=best)
             read = RunRead(read.path, read.name, table, read.findings + found)
         validated.append(read)
@@ -129,6 +130,7 @@ def _kind(name: str, article_score: ArticleScore, options: type[InContextOptions
         leaderboard_measures=LEADERBOARD,
         page_model="builder.site.in_context_run",
         demo="builder.demo.inex",
+        qrels_findings=qrels_findings,
     )
 
 

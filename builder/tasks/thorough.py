@@ -20,6 +20,7 @@ from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.focused import (
     CORPUS_FIELD,
+    qrels_findings,
     read_qrels,
     read_run_files,
     run_extras,
@@ -62,4 +63,5 @@ KIND = TaskKind(
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
     page_model="builder.site.focused_run",
     demo="builder.demo.inex_elements",
+    qrels_findings=qrels_findings,
 )

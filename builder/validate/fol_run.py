@@ -1,6 +1,10 @@
 """Rules over a read FOL run: what is evaluated, and what the report says about it.
 
-- negative length: error (inex_eval: "negative passage size");
+- a negative offset other than -1 (inex_eval's unknown passage) and a length that is not
+  positive (negative, for the entry points of best in context, of length 0): errors naming
+  the line (inex_eval scores a negative offset as text before the
+  article and counts it twice);
+- a passage ending beyond the article's length (``doc_chars`` of the qrels): warning;
 - overlapping passages of one article (focused only): error naming both lines. inex_eval
   3.1 misses a passage nested strictly inside an earlier one; we catch every overlap. As in
   inex_eval, the passages of a topic's second block (see below) are checked apart from the first;
@@ -17,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding
+from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.measures.passage_overlap import first_overlaps
 
 DEFAULT_MAX_RESULTS = 1500
@@ -28,12 +33,17 @@ def validate_fol_run(
     qrels_topics: list[str],
     max_results: int = DEFAULT_MAX_RESULTS,
     reject_overlap: bool = True,
+    doc_chars: pd.Series | None = None,
+    entry_points: bool = False,
 ) -> tuple[pd.DataFrame, list[Finding]]:
-    """The table to evaluate (cut at ``max_results`` per topic) and the findings."""
-    findings: list[Finding] = []
+    """The table to evaluate (cut at ``max_results`` per topic) and the findings.
+
+    ``doc_chars``: the length of each article the qrels know (indexed by file).
+    ``entry_points``: the lines are best entry points (best in context), whose length is 0."""
     lines = table["line"].to_numpy()
-    negative = lines[(table["length"] < 0).to_numpy()]
-    findings += [Finding(label, int(n), "error", "negative passage size") for n in negative[:20]]
+    findings = _bad_passages(table, label, 0 if entry_points else 1)
+    if doc_chars is not None:
+        findings += _beyond_article(table, label, doc_chars)
     known = table["topic"].isin(qrels_topics).to_numpy()
     epoch = _epochs(table["topic"].to_numpy(), known)
     findings += _topic_blocks(table, label, known)
@@ -55,6 +65,47 @@ def validate_fol_run(
         )
     findings += _rank_order(table, label)
     return table.loc[~over].reset_index(drop=True), findings
+
+
+MAX_LINE_FINDINGS = 20
+
+
+def _capped(label: str, lines: np.ndarray, messages: list[str], severity: str = "error"
+            ) -> list[Finding]:
+    """A finding per line, the first ``MAX_LINE_FINDINGS``, then one counting the rest."""
+    found = [Finding(label, int(n), severity, m)  # type: ignore[arg-type]
+             for n, m in zip(lines[:MAX_LINE_FINDINGS], messages)]
+    if len(lines) > MAX_LINE_FINDINGS:
+        rest = len(lines) - MAX_LINE_FINDINGS
+        found.append(Finding(label, None, severity,  # type: ignore[arg-type]
+                             f"{rest} more lines like line {int(lines[0])}"))
+    return found
+
+
+def _bad_passages(table: pd.DataFrame, label: str, least_length: int) -> list[Finding]:
+    """Negative offsets other than the unknown passage's -1, and lengths below the least."""
+    offset, length = table["offset"].to_numpy(), table["length"].to_numpy()
+    lines = table["line"].to_numpy()
+    negative = np.flatnonzero(offset < UNKNOWN_OFFSET)
+    known_empty = np.flatnonzero((offset != UNKNOWN_OFFSET) & (length < least_length))
+    return _capped(label, lines[negative], [
+        f"negative offset {offset[i]}: offsets count characters from 0 (-1 or X marks an "
+        "unknown passage)" for i in negative[:MAX_LINE_FINDINGS]],
+    ) + _capped(label, lines[known_empty], [
+        f"passage length {length[i]} is {'negative' if least_length == 0 else 'not positive'}"
+        for i in known_empty[:MAX_LINE_FINDINGS]])
+
+
+def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> list[Finding]:
+    """Passages ending after the end of their article, where the qrels give its length."""
+    size = table["file"].map(doc_chars).to_numpy(dtype=np.float64, na_value=np.nan)
+    end = (table["offset"] + table["length"]).to_numpy()
+    beyond = np.flatnonzero((table["offset"].to_numpy() >= 0) & (end > size))
+    lines = table["line"].to_numpy()[beyond]
+    return _capped(label, lines, [
+        f"passage ends at character {end[i]}, beyond the end of article {table['file'].iat[i]} "
+        f"({int(size[i])} characters in the qrels)" for i in beyond[:MAX_LINE_FINDINGS]],
+        "warning")
 
 
 def _epochs(topic: np.ndarray, known: np.ndarray) -> np.ndarray:

@@ -45,11 +45,11 @@ def test_rel_chars_disagreeing_with_passages_is_a_warning():
 
 
 def test_unreadable_lines():
-    with pytest.raises(QrelsError, match="q:2: fewer than 5 fields"):
+    with pytest.raises(QrelsError, match="q:2: error: fewer than 5 fields"):
         parse_inex_qrels("1 Q0 a 5 50 0 0:5\n1 Q0 b 5\n", "q")
-    with pytest.raises(QrelsError, match="q:1: passage length"):
+    with pytest.raises(QrelsError, match="q:1: error: passage length"):
         parse_inex_qrels("1 Q0 a 5 50 0 0:x\n", "q")
-    with pytest.raises(QrelsError, match="q:2: article judged twice"):
+    with pytest.raises(QrelsError, match="q:2: error: article judged twice"):
         parse_inex_qrels("1 Q0 a 5 50 0 0:5\n1 Q0 a 0 50\n", "q")
 
 

@@ -32,7 +32,7 @@ def test_mixed_blanks_comments_blank_lines_and_extra_fields(tmp_path):
     assert run.table["tag"].tolist() == ["tag", "tag"]
     assert run.table["line"].tolist() == [2, 4]
     assert [(f.line, f.severity) for f in run.findings] == [(2, "warning")]
-    assert run.findings[0].message.startswith("8 fields, expected 6")
+    assert run.findings[0].message.startswith("1 line with more than 6 fields, this one the first (8 fields)")
 
 
 def test_gzip_is_read_transparently(tmp_path):

@@ -34,9 +34,16 @@ def test_adjacent_and_other_topic_do_not_overlap():
     assert errors(findings) == []
 
 
-def test_negative_length():
-    _, findings = check("1 Q0 a 1 1 t 10 -5\n")
-    assert errors(findings) == [(1, "negative passage size")]
+def test_negative_or_zero_length():
+    _, findings = check("1 Q0 a 1 1 t 10 -5\n1 Q0 b 2 1 t 10 0\n")
+    assert errors(findings) == [(1, "passage length -5 is not positive"),
+                                (2, "passage length 0 is not positive")]
+
+
+def test_negative_offset_other_than_unknown():
+    _, findings = check("1 Q0 a 1 1 t -2 5\n1 Q0 b 2 1 t -1 5\n1 Q0 c 3 1 t X 5\n")
+    assert errors(findings) == [(1, ("negative offset -2: offsets count characters from 0 (-1 or "
+                                    "X marks an unknown passage)"))]
 
 
 def test_cut_at_max_results():

@@ -1,0 +1,95 @@
+"""Benchmark: reading irregular TREC runs costs about what a clean one does.
+
+    python benchmarks/bench_irregular.py [LINES]
+
+Writes four runs of LINES lines (default 2,000,000) into a temporary folder: clean (one space,
+LF), the same with CRLF line ends, with a seventh field on every line, and with 1% bad lines
+(a missing field, a score that is not a number, a doubled blank, a NaN score, in turn). Each is
+read by the TREC run reader (``builder.formats.trec_run.read_trec_run``) and validated
+(``builder.validate.trec_run``) three times, each in a fresh process (this script again, with
+``--read FILE``); the median wall time and peak resident memory are printed side by side with
+their ratio to the clean file's, measured in the same invocation (the machine is shared, so
+only same-run ratios mean anything). Target: every ratio at most 1.5.
+"""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPEATS = 3
+TOPICS = 50
+
+
+def write_runs(folder: Path, lines: int) -> dict[str, Path]:
+    """The four runs of ``lines`` lines; the same results in each, but for the bad lines."""
+    per_topic = lines // TOPICS
+    body = [f"{401 + i // per_topic} Q0 doc{i:08d} {i % per_topic + 1} {1000 - (i % per_topic) * 0.001:.3f} run"
+            for i in range(lines)]
+    variants = {
+        "clean": "\n".join(body) + "\n",
+        "crlf": "\r\n".join(body) + "\r\n",
+        "7 fields": " extra\n".join(body) + " extra\n",
+    }
+    bad = list(body)
+    spoil = [lambda f: " ".join(f[:5]), lambda f: " ".join([*f[:4], "high", f[5]]),
+             lambda f: "  ".join(f), lambda f: " ".join([*f[:4], "nan", f[5]])]
+    for n, i in enumerate(range(0, lines, 100)):
+        bad[i] = spoil[n % len(spoil)](bad[i].split(" "))
+    variants["1% bad lines"] = "\n".join(bad) + "\n"
+    paths = {}
+    for name, text in variants.items():
+        paths[name] = folder / (name.replace(" ", "_").replace("%", "pc") + ".txt")
+        paths[name].write_text(text)
+    return paths
+
+
+def read_once(path: Path) -> None:
+    """Child process: read and validate one run; print wall seconds and peak MB."""
+    from builder.formats.trec_run import read_trec_run
+    from builder.validate.trec_run import validate_trec_run
+
+    start = time.perf_counter()
+    run = read_trec_run(path)
+    findings = run.findings + validate_trec_run(run.table, str(path), set(), depth=1000)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    errors = sum(f.severity == "error" for f in findings)
+    print(f"{seconds:.4f} {peak:.1f} {len(run.table)} {errors} {len(findings)}")
+
+
+def measure(path: Path) -> tuple[float, float, int, int, int]:
+    results = []
+    for _ in range(REPEATS):
+        out = subprocess.run([sys.executable, __file__, "--read", str(path)], check=True,
+                             capture_output=True, text=True).stdout.split()
+        results.append((float(out[0]), float(out[1]), int(out[2]), int(out[3]), int(out[4])))
+    return (statistics.median(r[0] for r in results), statistics.median(r[1] for r in results),
+            *results[0][2:])
+
+
+def main(lines: int) -> None:
+    print(f"TREC run reader + validation, {lines:,} lines, median of {REPEATS} fresh processes")
+    print(f"{'file':<14}{'MB':>7}{'rows':>11}{'errors':>8}{'findings':>10}{'seconds':>9}"
+          f"{'x clean':>9}{'peak MB':>9}{'x clean':>9}")
+    with tempfile.TemporaryDirectory() as folder:
+        paths = write_runs(Path(folder), lines)
+        clean = None
+        for name, path in paths.items():
+            seconds, peak, rows, errors, findings = measure(path)
+            clean = clean or (seconds, peak)
+            size = path.stat().st_size / 2**20
+            print(f"{name:<14}{size:>7.0f}{rows:>11,}{errors:>8,}{findings:>10,}{seconds:>9.2f}"
+                  f"{seconds / clean[0]:>9.2f}{peak:>9.0f}{peak / clean[1]:>9.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--read":
+        read_once(Path(sys.argv[2]))
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000)

@@ -1,0 +1,111 @@
+"""Opening an input file: its bytes (gunzipped) and its text, or an ``InputError`` saying why not.
+
+Encoding policy: every text input (runs, qrels, topics, metadata, config) is UTF-8, with or
+without a byte order mark (plain ASCII is UTF-8). A file that is not gives the byte offset and
+the line of its first bad byte, and for a UTF-16 or UTF-32 file (told by its byte order mark)
+what it is, so the user can re-save it; nothing is guessed or replaced silently. A gzip file
+(told by its magic number) is read whole: a truncated one, or one followed by other bytes, is
+an error. XML files may declare another encoding in their prolog; lxml honours it.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import sys
+import zlib
+from pathlib import Path
+
+from builder.findings import InputError
+
+GZIP_MAGIC = b"\x1f\x8b"
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
+)  # fmt: skip
+
+
+def open_problem(error: OSError) -> str:
+    """Why a file could not be opened, in a user's words."""
+    reasons = {
+        errno.ENOENT: "file not found",
+        errno.EISDIR: "is a folder, not a file",
+        errno.ELOOP: "symbolic link loop",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.ENAMETOOLONG: "file name too long",
+    }
+    return f"cannot read: {reasons.get(error.errno, error.strerror or str(error))}"
+
+
+def read_input(path: Path | str) -> bytes:
+    """The bytes of ``path``, gunzipped when it starts with the gzip magic number; ``-`` is
+    the standard input (trec_eval 10.0 reads a run from it)."""
+    file = str(path)
+    try:
+        if file == "-":
+            data = sys.stdin.buffer.read()
+        elif os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        else:
+            data = Path(path).read_bytes()
+    except OSError as error:
+        raise InputError.at(file, None, open_problem(error)) from None
+    if data[:2] == GZIP_MAGIC:
+        data = gunzip(data, file)
+    return data
+
+
+def gunzip(data: bytes, file: str) -> bytes:
+    """Every gzip member of ``data``; truncated or trailing non-gzip bytes are an error."""
+    from isal import isal_zlib
+
+    out: list[bytes] = []
+    rest = data
+    try:
+        while rest:
+            inflater = isal_zlib.decompressobj(16 + zlib.MAX_WBITS)
+            out.append(inflater.decompress(rest))
+            if not inflater.eof:
+                raise InputError.at(file, None, "cannot read: the gzip data is truncated")
+            rest = inflater.unused_data
+            if rest and rest[:2] != GZIP_MAGIC:
+                raise InputError.at(
+                    file, None,
+                    f"cannot read: {len(rest)} bytes that are not gzip data follow the gzip data",
+                )  # fmt: skip
+    except isal_zlib.error as error:
+        raise InputError.at(file, None, f"cannot read: not valid gzip data ({error})") from None
+    return b"".join(out)
+
+
+def check_utf8(data: bytes, file: str) -> None:
+    """Raise ``InputError`` at the first byte of ``data`` that is not UTF-8 (ASCII is quick)."""
+    if data.isascii():
+        return
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            raise InputError.at(file, 1, f"the file is {name} (byte order mark); "
+                                "save it as UTF-8")  # fmt: skip
+    try:
+        codecs.decode(data, "utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError.at(
+            file, line,
+            f"not UTF-8: byte {error.start} (0x{data[error.start]:02x}) is invalid; "
+            "input files must be UTF-8",
+        ) from None  # fmt: skip
+
+
+def decode_text(data: bytes, file: str) -> str:
+    """``data`` as text under the encoding policy, without a leading byte order mark."""
+    check_utf8(data, file)
+    return data.decode("utf-8-sig")
+
+
+def read_text(path: Path | str) -> str:
+    """The text of ``path`` (gunzipped if need be) under the encoding policy."""
+    return decode_text(read_input(path), str(path))
