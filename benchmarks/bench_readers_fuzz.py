@@ -1,6 +1,6 @@
 """Fuzzing every reader of a user's file: random bytes and mutated real lines.
 
-    python benchmarks/bench_readers_fuzz.py [EXAMPLES]
+    python benchmarks/bench_readers_fuzz.py [EXAMPLES] [READER,READER...]
 
 For each reader of ``tests/formats/reader_cases.py`` (TREC run, TREC qrels, FOL run, INEX
 qrels, TREC / XML / INEX topics, run metadata CSV and YAML, config), EXAMPLES (default
@@ -43,11 +43,11 @@ def fuzz(name: str, examples: int) -> tuple[Counter[str], dict[str, tuple[bytes,
     return outcomes, bugs
 
 
-def main(examples: int) -> int:
+def main(examples: int, names: list[str]) -> int:
     print(f"{examples:,} random inputs per reader (random bytes or mutated real lines)")
     print(f"{'reader':<15}{'examples':>9}{'read':>8}{'InputError':>12}{'other':>7}{'seconds':>9}")
     failed = 0
-    for name in READERS:
+    for name in names:
         start = time.perf_counter()
         outcomes, bugs = fuzz(name, examples)
         seconds = time.perf_counter() - start
@@ -61,4 +61,5 @@ def main(examples: int) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000))
+    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000,
+                  sys.argv[2].split(",") if len(sys.argv) > 2 else list(READERS)))

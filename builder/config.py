@@ -211,6 +211,8 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
     tests = _significance(key, campaign_tests, task.get("significance"), kind, problems)
     if len(problems) > found or kind is None or options is None or tests is None:
         return None
+    if not all(isinstance(task.get(name), str) for name in ("id", "title")):
+        return None  # the schema reports them
     official = task.get("official_measure") or kind.official_measure
     return TaskSpec(
         id=task["id"], title=task["title"], description=task.get("description") or "",

@@ -108,10 +108,10 @@ def read_text_table(
             suspect = np.zeros(table.num_rows, dtype=bool)
         odd += _line_texts(data, lines[suspect])
         read, extra = _merge(table, lines, suspect, odd, layout)
+    wide = np.zeros(0, dtype=np.int64)
     if width > len(names):  # every row the fast parse kept has ``width`` fields
         wide = lines if suspect is None else lines[~suspect]
-        extra += [(int(wide[0]), width)] * len(wide) if len(wide) else []
-    read.findings += _extra_fields_warning(file, len(names), extra)
+    read.findings += _extra_fields_warning(file, len(names), extra, wide, width)
     return read
 
 
@@ -294,15 +294,20 @@ def _careful_rows(odd: list[tuple[int, str]], layout: _Layout
     return lines, rows, findings, extra
 
 
-def _extra_fields_warning(file: str, width: int, extra: list[tuple[int, int]]) -> list[Finding]:
-    """One warning for all lines with fields after the ``width``-th: (line, fields) of each."""
-    if not extra:
+def _extra_fields_warning(file: str, width: int, extra: list[tuple[int, int]],
+                          wide: np.ndarray | None = None, wide_fields: int = 0) -> list[Finding]:
+    """One warning for all lines with fields after the ``width``-th: (line, fields) of each
+    line read carefully, and the lines of the fast parse, all of ``wide_fields`` fields."""
+    wide = np.zeros(0, dtype=np.int64) if wide is None else wide
+    firsts = ([min(extra)] if extra else []) + ([(int(wide[0]), wide_fields)] if len(wide) else [])
+    if not firsts:
         return []
-    line, fields = min(extra)
+    count = len(extra) + len(wide)
+    line, fields = min(firsts)
     return [Finding(file, line, "warning",
-                    f"{len(extra)} line{'s' * (len(extra) > 1)} with more than {width} fields, "
-                    f"this one the first ({fields} fields); the fields after the {width}th are "
-                    "ignored, as trec_eval does")]
+                    f"{count} line{'s' * (count > 1)} with more than {width} fields, this one "
+                    f"the first ({fields} fields); the fields after the {width}th are ignored, "
+                    "as trec_eval does")]
 
 
 def _number_problem(name: str, text: str) -> str | None:

@@ -68,3 +68,36 @@ def test_topics_and_tags_are_categories_of_the_values_read(tmp_path):
     assert run.table["topic"].tolist() == ["2", "10", "2"]
     assert sorted(run.table["topic"].cat.categories) == ["10", "2"]
     assert list(run.table["tag"].cat.categories) == ["t"]
+
+
+CLEAN = "".join(f"{401 + i % 3} Q0 D{i} {i + 1} {10 - i * 0.5} tag\n" for i in range(12))
+
+
+@pytest.mark.parametrize("variant", [
+    lambda text: text.replace("\n", "\r\n"),
+    lambda text: text.replace(" tag\n", " tag extra\n"),
+    lambda text: text.replace("\n", "\n\n# a comment\n", 3),
+    lambda text: text.replace("Q0 D3 ", "Q0  D3\t", 1).replace("Q0", " Q0", 1),
+])
+def test_irregular_lines_read_as_the_clean_file(tmp_path, variant):
+    """CRLF, extra fields, comments and odd blanks: the same rows as the clean file, and one
+    finding at most, however many lines carry the irregularity."""
+    clean = read_trec_run(write(tmp_path, CLEAN))
+    other = read_trec_run(write(tmp_path, variant(CLEAN)))
+    columns = ["topic", "doc", "score", "tag"]
+    assert other.table[columns].astype(str).values.tolist() == (
+        clean.table[columns].astype(str).values.tolist())
+    assert len(other.findings) <= 1
+    assert all(f.severity == "warning" for f in other.findings)
+
+
+def test_bad_lines_among_good_ones_are_reported_by_line(tmp_path):
+    lines = CLEAN.splitlines(keepends=True)
+    lines[2] = "403 Q0 D2 3 high tag\n"
+    lines[5] = "403 Q0 D5 6 tag\n"
+    lines[8] = "403 Q0 D8 9 -nan tag\r\n"
+    run = read_trec_run(write(tmp_path, "".join(lines)))
+    assert [(f.line, f.message) for f in run.findings] == [
+        (3, "score is not a number"), (6, "5 fields, expected 6"),
+        (9, "score -nan is not a finite number")]
+    assert run.table["line"].tolist() == [1, 2, 4, 5, 7, 8, 10, 11, 12]

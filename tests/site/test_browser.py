@@ -101,6 +101,25 @@ def test_run_tag_with_html_is_shown_as_text(demo_site: Path, visit: Any) -> None
     assert seen.console_errors == []
 
 
+def test_markup_in_run_names_is_text_on_chart_axes(tmp_path: Path, visit: Any) -> None:
+    """plotly.js reads ``<b>``, ``<i>``, ``<a>`` ... in labels as markup; a run named with them
+    is shown as written, in a plain font."""
+    from builder.cli import main
+
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "q.txt").write_text("1 0 d1 1\n1 0 d2 0\n")
+    for tag in ("<b>bold</b>", "<i>it</i>&amp;"):
+        (tmp_path / "runs" / f"{len(tag)}.txt").write_text(f"1 Q0 d1 1 2 {tag}\n1 Q0 d2 2 1 {tag}\n")
+    (tmp_path / "c.yml").write_text("campaign: {title: T}\ntasks:\n  - {id: t, title: T, "
+                                    "kind: adhoc, qrels: q.txt, runs: runs/}\n")
+    assert main(["build", "--config", str(tmp_path / "c.yml"), "--quiet"]) == 0
+    seen = visit(tmp_path / "site" / "index.html")
+    _assert_plots_rendered(seen)
+    ticks = seen.page.locator(".xtick text")
+    assert sorted(ticks.all_text_contents()) == ["<b>bold</b>", "<i>it</i>&amp;"]
+    assert seen.page.locator(".xtick text [style*='bold'], .xtick text [style*='italic']").count() == 0
+
+
 def test_no_axe_violations_on_any_page_type(demo_site: Path, visit: Any) -> None:
     axe = require_file(AXE_JS, "axe-core")
     report = []
