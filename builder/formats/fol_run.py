@@ -80,7 +80,7 @@ def read_fol_run(
         label = label or "<run>"
         name = name or label
     if not text.strip():
-        return None, [Finding(label, None, "error", "empty run: no result lines")]
+        return empty_run_table(), [Finding(label, None, "error", "empty run: no result lines")]
     try:
         raw = pd.read_csv(
             io.StringIO(text),

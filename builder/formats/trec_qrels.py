@@ -22,7 +22,9 @@ from builder.formats.trec_text import read_bytes, read_text_table
 QRELS_FIELDS = ["topic", "iter", "doc", "rel"]
 QRELS_COLUMNS = ["topic", "doc", "rel"]
 
-_LEADING_INTEGER = r"^[+-]?\d+"
+_LEADING_INTEGER = r"^\+?(?P<n>-?\d+)"
+"""What C's ``atol`` reads at the start of the field; the sign ``+`` is not kept (Arrow's
+integer parser refuses it)."""
 MAX_DIGITS = 18
 """Relevance values have at most this many digits (they must fit a 64-bit integer)."""
 
@@ -39,13 +41,13 @@ def read_trec_qrels(path: Path) -> pd.DataFrame:
     )
     findings = list(text.findings)
     rel_text = text.table.column("rel")
-    integer = pc.extract_regex(rel_text, f"(?P<n>{_LEADING_INTEGER})")
+    integer = pc.extract_regex(rel_text, _LEADING_INTEGER)
     valid = pc.is_valid(integer).to_numpy(zero_copy_only=False)
     findings += [
         Finding(file, int(line), "error", "relevance is not an integer")
         for line in text.lines[~valid]
     ]
-    digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "+-"))
+    digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "-"))
     huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
     findings += [
         Finding(file, int(line), "error", f"relevance has more than {MAX_DIGITS} digits")

@@ -276,14 +276,15 @@ def test_empty_fol_run_is_an_error_like_an_empty_trec_run(tmp_path, capsys):
     fol = write(tmp_path / "fol.txt", "\n")
     trec = write(tmp_path / "trec.txt", "")
     code, out, _ = cli(capsys, "validate", "--task", "focused", fol, "--qrels", INEX_QRELS)
-    assert code == 2  # no line to read at all
+    assert code == 1
     assert f"{fol}: error: empty run: no result lines" in out
     qrels = write(tmp_path / "q.txt", QRELS)
     code, out, _ = cli(capsys, "validate", trec, "--qrels", qrels)
     assert code == 1
     assert f"{trec}: error: empty run: no result lines" in out
-    code, out, _ = cli(capsys, "evaluate", "--task", "focused", INEX_QRELS, fol)
-    assert code == 2 and out == ""
+    for task in ("focused", "thorough", "best-in-context"):
+        code, out, _ = cli(capsys, "evaluate", "--task", task, INEX_QRELS, fol)
+        assert code == 1 and out == ""
 
 
 @pytest.mark.parametrize("task", ["focused", "thorough", "relevant-in-context",

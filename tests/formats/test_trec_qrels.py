@@ -39,3 +39,10 @@ def test_malformed_qrels_raise_with_file_and_line(tmp_path, text, message):
     with pytest.raises(QrelsError) as caught:
         read_trec_qrels(path)
     assert str(caught.value) == message.replace("qrels:", f"{path}:", 1)
+
+
+def test_relevance_read_like_atol_with_a_sign(tmp_path):
+    """``+2`` is 2 for C's atol (found by the reader fuzzing: Arrow's parser refused it)."""
+    path = tmp_path / "q.txt"
+    path.write_text("1 0 a +2\n1 0 b -1\n1 0 c 2.0x\n")
+    assert read_trec_qrels(path)["rel"].tolist() == [2, -1, 2]
