@@ -23,13 +23,17 @@ FOL_FIELDS = 8
 
 
 def is_fol_run(path: Path) -> bool:
-    """True for a FOL run: not XML, and eight fields on its first non-blank line."""
-    with Path(path).open(encoding="utf-8", errors="replace") as handle:
-        head = handle.read(4096)
+    """True for a FOL run: not XML, and eight fields on its first non-blank line. Also for a
+    file that cannot be opened or is blank: the FOL reader says why it is rejected."""
+    try:
+        with Path(path).open(encoding="utf-8", errors="replace") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return True
     if looks_like_xml(head):
         return False
-    first = next((line for line in head.splitlines() if line.strip()), "")
-    return len(first.split()) == FOL_FIELDS
+    first = next((line for line in head.splitlines() if line.strip()), None)
+    return first is None or len(first.split()) == FOL_FIELDS
 
 
 class PassageRunReader:

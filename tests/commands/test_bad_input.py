@@ -136,6 +136,7 @@ def _broken_paths(tmp_path: Path) -> dict[str, tuple[Path, str]]:
 @pytest.mark.parametrize("case", ["missing", "folder", "loop"])
 @pytest.mark.parametrize("command", ["evaluate", "validate", "compare"])
 def test_unusable_paths_for_runs_and_qrels(tmp_path, capsys, case, command):
+    """TREC runs and qrels; FOL runs and INEX qrels below."""
     path, reason = _broken_paths(tmp_path)[case]
     qrels = write(tmp_path / "q.txt", QRELS)
     good = write(tmp_path / "good.txt", GOOD)
@@ -144,6 +145,16 @@ def test_unusable_paths_for_runs_and_qrels(tmp_path, capsys, case, command):
                  {"evaluate": [path, good], "compare": [path, good, good],
                   "validate": [good, "--qrels", path]}[command]):
         code, out, err = cli(capsys, command, *argv)
+        assert code == 2
+        assert f"{path}: error: cannot read: {reason}" in out + err
+
+
+@pytest.mark.parametrize("case", ["missing", "folder", "loop"])
+def test_unusable_paths_for_fol_runs_and_inex_qrels(tmp_path, capsys, case):
+    path, reason = _broken_paths(tmp_path)[case]
+    good = write(tmp_path / "good.txt", "2024001 Q0 43926 1 10 foc 279 245\n")
+    for argv in ([INEX_QRELS, good, path], [path, good]):
+        code, out, err = cli(capsys, "evaluate", "--task", "focused", *argv)
         assert code == 2
         assert f"{path}: error: cannot read: {reason}" in out + err
 
