@@ -17,13 +17,22 @@ import sys
 import zlib
 from pathlib import Path
 
-from builder.findings import InputError
+from builder.findings import Finding, InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
     (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
 )  # fmt: skip
+
+
+UNREADABLE = ("cannot read:", "not UTF-8:", "the file is UTF-")
+"""How the findings of this module begin: a file that could not be read at all."""
+
+
+def is_unreadable(finding: Finding) -> bool:
+    """Whether ``finding`` says its file could not be opened, unpacked or decoded."""
+    return finding.message.startswith(UNREADABLE)
 
 
 def open_problem(error: OSError) -> str:
