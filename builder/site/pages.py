@@ -13,7 +13,7 @@ from builder.site.paths import SiteTask, run_page, table_csv, topic_page, valida
 from builder.site.reliability_pages import reliability_page_path, tie_ranks
 from builder.site.run_measures import topic_measures
 from builder.site.significance_pages import TOP_GROUP_MARK, significance_page_path, top_group_marks
-from builder.site.tables import Cell, Table, number, numbers, text
+from builder.site.tables import Cell, Table, TableControls, number, numbers, text
 
 MAX_FINDINGS_SHOWN = 1000
 """A run with more findings shows the first ones; the task's findings.csv holds them all."""
@@ -35,21 +35,34 @@ def leaderboard_table(analysis: SiteTask) -> Table:
     findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
     marks = top_group_marks(analysis)
     ties = tie_ranks(analysis)
+    # The top-group marker right after the official measure, which it qualifies, so that it
+    # stays in view on a wide leaderboard.
+    mark_at = measures.index(spec.official_measure) + 1 if spec.official_measure in measures else 0
     rows = []
     for rank, run in enumerate(analysis.runs, start=1):
         slug, meta = analysis.run_slugs[run], analysis.metadata.get(run, {})
         count = findings.get(run, 0)
+        values = [number(analysis.summary.at[run, m], m) for m in measures]
+        if marks is not None:
+            values.insert(mark_at, text(marks[run]))
         rows.append([Cell(str(rank), numeric=True), Cell(run, href=run_page(spec.id, slug)),
                      text(meta.get("team", "")), text(meta.get("type", ""))]
-                    + [number(analysis.summary.at[run, m], m) for m in measures]
+                    + values
                     + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
                             href=validation_page(spec.id, slug))]
-                    + ([text(marks[run])] if marks is not None else [])
                     + ([text(ties[run])] if ties is not None else []))
+    columns = list(measures)
+    if marks is not None:
+        columns.insert(mark_at, "Top group")
+    has_teams = any(analysis.metadata.get(run, {}).get("team") for run in analysis.runs)
+    controls = TableControls(
+        noun="runs", filter_columns=(1, 2, 3), filter_label="Filter by run, team or type",
+        group_column=2 if has_teams else None, group_label="Only each team's best run",
+        sticky_columns=2)
     return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
-                 ["Rank", "Run", "Team", "Type"] + measures + ["Validation"]
-                 + (["Top group"] if marks is not None else [])
-                 + (["Ranks under ties"] if ties is not None else []), rows, row_header=1)
+                 ["Rank", "Run", "Team", "Type"] + columns + ["Validation"]
+                 + (["Ranks under ties"] if ties is not None else []), rows, row_header=1,
+                 controls=controls if rows else None)
 
 
 def rejected_table(analysis: SiteTask) -> Table:
@@ -108,7 +121,7 @@ def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
                           "ties": tie_ranks(analysis) is not None},
                       "figure": f"figure-leaderboard-{analysis.spec.id}",
                       "topics": f"{analysis.spec.id}/topics/index.html"})
-    page.context = {"tasks": tasks}
+    page.context = {"tasks": tasks, "wide": True}
     return _with_csv(page)
 
 

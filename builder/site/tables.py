@@ -30,6 +30,27 @@ class Cell(NamedTuple):
     numeric: bool = False
 
 
+@dataclass(frozen=True)
+class TableControls:
+    """What ``assets/tables.js`` adds to a table on the page: sorting by any column (numbers
+    as numbers), a filter box over ``filter_columns``, a "best per group" view (the first row
+    of each value of ``group_column``: the table comes best first) and the row named in the
+    URL (``#run=NAME``, matched against the row headers) highlighted. The header row and the
+    row-header columns stay in view while the table scrolls.
+
+    Without JavaScript the table is a plain table; the controls are made by the script.
+    """
+
+    noun: str = "rows"
+    """What a row is, for the filter's label and its count ("12 of 143 runs shown")."""
+    filter_columns: tuple[int, ...] = ()
+    filter_label: str = "Filter"
+    group_column: int | None = None
+    group_label: str = ""
+    sticky_columns: int = 1
+    """How many leading columns stay in view when the table scrolls sideways (1 or 2)."""
+
+
 @dataclass
 class Table:
     """A captioned table; the cell at ``row_header`` in each row heads its row (None: no header).
@@ -44,6 +65,7 @@ class Table:
     csv: str | None = None
     row_header: int | None = 0
     note: str = ""
+    controls: TableControls | None = None
 
     @property
     def has_rows(self) -> bool:

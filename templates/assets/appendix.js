@@ -2,11 +2,34 @@
 // those of a hidden view once it is shown; a measure switch shows one view of each group.
 (function () {
   "use strict";
+  var NARROW = 600;        // px: below this, a long category axis drops its names
+  var MANY_NAMES = 30;
   function draw(area) {
     if (area.getAttribute("data-drawn")) { return; }
     var figure = JSON.parse(document.getElementById(area.getAttribute("data-figure")).textContent);
+    var axis = figure.layout.xaxis;
+    var names = figure.data.length ? figure.data[0].x : null;
+    if (area.clientWidth < NARROW && axis && axis.type === "category" && names &&
+        names.length > MANY_NAMES && figure.data[0].type !== "heatmap") {
+      // On a phone 143 run names cannot be read; the table below names every bar.
+      axis.showticklabels = false;
+      figure.layout.margin = Object.assign({}, figure.layout.margin, { b: 40 });
+    }
     Plotly.newPlot(area, figure.data, figure.layout, { displayModeBar: false, responsive: true });
     area.setAttribute("data-drawn", "true");
+    var compare = area.getAttribute("data-compare");
+    if (compare) {
+      // A cell of the all-pairs matrix opens the comparison of its two runs.
+      area.on("plotly_click", function (target) {
+        return function (event) {
+          var point = event.points && event.points[0];
+          if (point && point.x !== point.y) {
+            location.href = target + "#a=" + encodeURIComponent(point.y) +
+              "&b=" + encodeURIComponent(point.x);
+          }
+        };
+      }(compare));
+    }
   }
   function drawVisible() {
     var areas = document.querySelectorAll("[data-figure]");

@@ -6,15 +6,20 @@ machine without chromium or Java can still run the rest of the suite.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import shutil
+import subprocess
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlparse
 
 import pytest
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, Playwright
+    from playwright.sync_api import Browser, Page, Playwright
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_MODULES = ROOT / ".ci" / "node" / "node_modules"
@@ -26,6 +31,8 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 """Headless, and quiet on the network: no component updates or sync pinging Google's hosts."""
+LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
+REMOTE_URL = re.compile(r"^(https?|wss?|ftp)://")
 
 
 def missing(reason: str) -> None:
@@ -69,3 +76,72 @@ def page_samples(site: Path) -> list[Path]:
     for pages in folders.values():
         samples.update({pages[0], max(pages, key=lambda p: (p.stat().st_size, p.name))})
     return sorted(samples)
+
+
+@dataclass
+class PageVisit:
+    """What a page did while it loaded: console errors, uncaught errors, requests, dialogs."""
+
+    page: Any
+    console_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+    def remote_requests(self) -> list[str]:
+        return [url for url in self.requests if not url.startswith(LOCAL_SCHEMES)]
+
+
+def open_page(browser: Browser, url: str, viewport: tuple[int, int] | None = None) -> PageVisit:
+    """Open ``url`` in a fresh context of ``browser``, recording what the page does."""
+    size = {"width": viewport[0], "height": viewport[1]} if viewport else None
+    context = browser.new_context(viewport=size) if size else browser.new_context()
+    # recorded below as requests; aborted so that a test never waits on the network
+    context.route(REMOTE_URL, lambda route: route.abort())
+    page = context.new_page()
+    seen = PageVisit(page)
+    page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
+    page.on("pageerror", lambda error: seen.console_errors.append(str(error)))
+    page.on("request", lambda request: seen.requests.append(request.url))
+    page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto(url, wait_until="load")
+    return seen
+
+
+def axe_report(page: Page, name: str) -> list[str]:
+    """axe-core's WCAG 2 A/AA violations on the page as it is now, one line each."""
+    page.add_script_tag(path=str(require_file(AXE_JS, "axe-core")))
+    violations = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']});
+            return result.violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.slice(0, 3).map(n => n.target.join(' ')),
+                count: v.nodes.length}));
+        }"""
+    )
+    return [f"{name}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; "
+            f"e.g. {', '.join(v['targets'])}" for v in violations]
+
+
+def vnu_errors(pages: list[Path], site: Path) -> list[str]:
+    """The Nu HTML Checker's errors on ``pages`` (of the site at ``site``), one line each."""
+    java = require_program("java")
+    jar = require_file(VNU_JAR, "vnu-jar")
+    result = subprocess.run(
+        [java, "-jar", str(jar), "--errors-only", "--format", "json", *map(str, pages)],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    messages = json.loads(result.stderr or result.stdout)["messages"]
+    errors = [
+        f"{_site_path(m.get('url', ''), site)}:{m.get('lastLine', '?')}: {m['message']}"
+        for m in messages if m.get("type") in ("error", "non-document-error")
+    ]
+    if not errors and result.returncode != 0:
+        errors.append(f"vnu exited with {result.returncode}")
+    return errors
+
+
+def _site_path(url: str, site: Path) -> str:
+    """The page's path in the site, from vnu's ``file:/...`` URL."""
+    path = Path(unquote(urlparse(url).path))
+    return path.relative_to(site.resolve()).as_posix() if path.is_relative_to(site.resolve()) else url

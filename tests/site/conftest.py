@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.site.browser import ROOT, launch_chromium, missing
+from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_page
 
 DEMO_CONFIG = ROOT / "site_config.yml"
+COVID_CONFIG = ROOT / "examples" / "trec_covid_round1.yml"
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +39,31 @@ def browser() -> Iterator[object]:
         chromium = launch_chromium(playwright)
         yield chromium
         chromium.close()
+
+
+@pytest.fixture(scope="session")
+def covid_site(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The TREC-COVID round 1 site (143 runs, 30 topics), built once: about 5 seconds."""
+    from builder.cli import main
+
+    out = tmp_path_factory.mktemp("covid-site") / "site"
+    status = main(["build", "--config", str(COVID_CONFIG), "--out", str(out), "--quiet"])
+    assert status == 0, f"appendix build exited with {status}"
+    return out
+
+
+@pytest.fixture
+def visit(browser: object) -> Iterator[Callable[..., PageVisit]]:
+    """Open a page of a site in a fresh tab (``fragment``: the URL's ``#...``; ``viewport``:
+    width and height), recording what it does."""
+    visits: list[PageVisit] = []
+
+    def visit_page(path: Path, fragment: str = "",
+                   viewport: tuple[int, int] | None = None) -> PageVisit:
+        seen = open_page(browser, path.as_uri() + fragment, viewport)
+        visits.append(seen)
+        return seen
+
+    yield visit_page
+    for seen in visits:
+        seen.page.context.close()

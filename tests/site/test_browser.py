@@ -4,56 +4,13 @@ WCAG 2 A/AA violation on any type of page."""
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from builder.demo.adhoc_runs import ESCAPE_TAG
-from tests.site.browser import AXE_JS, page_samples, require_file
+from tests.site.browser import PageVisit, axe_report, page_samples
 
 PLOT_TIMEOUT_MS = 15_000
-LOCAL_SCHEMES = ("file:", "data:", "blob:", "about:")
-REMOTE_URL = re.compile(r"^(https?|wss?|ftp)://")
-
-
-@dataclass
-class PageVisit:
-    """What a page did while it loaded: console errors, uncaught errors, requests, dialogs."""
-
-    page: Any
-    console_errors: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    dialogs: list[str] = field(default_factory=list)
-
-    def remote_requests(self) -> list[str]:
-        return [url for url in self.requests if not url.startswith(LOCAL_SCHEMES)]
-
-
-@pytest.fixture
-def visit(browser: Any) -> Any:
-    """Open a page of the site in a fresh tab, recording what it does."""
-    contexts = []
-
-    def open_page(path: Path) -> PageVisit:
-        context = browser.new_context()
-        contexts.append(context)
-        # recorded below as requests; aborted so that a test never waits on the network
-        context.route(REMOTE_URL, lambda route: route.abort())
-        page = context.new_page()
-        seen = PageVisit(page)
-        page.on("console", lambda m: m.type == "error" and seen.console_errors.append(m.text))
-        page.on("pageerror", lambda error: seen.console_errors.append(str(error)))
-        page.on("request", lambda request: seen.requests.append(request.url))
-        page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
-        page.goto(path.as_uri(), wait_until="load")
-        return seen
-
-    yield open_page
-    for context in contexts:
-        context.close()
 
 
 def _run_page(site: Path, name: str) -> Path:
@@ -121,21 +78,7 @@ def test_markup_in_run_names_is_text_on_chart_axes(tmp_path: Path, visit: Any) -
 
 
 def test_no_axe_violations_on_any_page_type(demo_site: Path, visit: Any) -> None:
-    axe = require_file(AXE_JS, "axe-core")
     report = []
     for path in page_samples(demo_site):
-        seen = visit(path)
-        seen.page.add_script_tag(path=str(axe))
-        violations = seen.page.evaluate(
-            """async () => {
-                const result = await axe.run(document, {runOnly: ['wcag2a', 'wcag2aa']});
-                return result.violations.map(v => ({
-                    id: v.id, impact: v.impact, help: v.help,
-                    targets: v.nodes.slice(0, 3).map(n => n.target.join(' ')),
-                    count: v.nodes.length}));
-            }"""
-        )
-        page = path.relative_to(demo_site).as_posix()
-        report += [f"{page}: {v['id']} ({v['impact']}, {v['count']} nodes): {v['help']}; "
-                   f"e.g. {', '.join(v['targets'])}" for v in violations]
+        report += axe_report(visit(path).page, path.relative_to(demo_site).as_posix())
     assert report == [], "\n".join(report)
