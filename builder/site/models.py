@@ -16,6 +16,9 @@ class Figure:
     label: str
     data: list[dict[str, Any]]
     layout: dict[str, Any]
+    compare: str | None = None
+    """The run-versus-run page (relative to the figure's page) that a click on a cell of
+    this matrix of pairs of runs opens."""
 
 
 @dataclass

@@ -12,6 +12,7 @@ from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, topic_page, validation_page
 from builder.site.reliability_pages import reliability_page_path, tie_ranks
 from builder.site.run_measures import topic_measures
+from builder.site.run_pairs import compare_page_path, has_pairs
 from builder.site.significance_pages import TOP_GROUP_MARK, significance_page_path, top_group_marks
 from builder.site.tables import Cell, Table, TableControls, number, numbers, text
 
@@ -120,6 +121,8 @@ def home_page(site: SiteSpec, analyses: list[SiteTask]) -> Page:
                           "page": reliability_page_path(analysis.spec.id),
                           "ties": tie_ranks(analysis) is not None},
                       "figure": f"figure-leaderboard-{analysis.spec.id}",
+                      "compare": compare_page_path(analysis.spec.id) if has_pairs(analysis)
+                      else None,
                       "topics": f"{analysis.spec.id}/topics/index.html"})
     page.context = {"tasks": tasks, "wide": True}
     return _with_csv(page)

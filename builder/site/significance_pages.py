@@ -17,6 +17,7 @@ import pandas as pd
 from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
+from builder.site.run_pairs import compare_page_path
 from builder.site.tables import Cell, Table, number, numbers, signed_numbers
 from builder.stats.settings import JOINT_TESTS
 
@@ -55,6 +56,7 @@ def significance_page(analysis: SiteTask) -> Page | None:
         p_matrix = report.p_matrix(measure).reindex(index=runs, columns=runs)
         figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}", measure,
                                        runs, p_matrix.to_numpy(), report.settings.alpha)
+        figure.compare = page.root + compare_page_path(spec.id)
         page.figures.append(figure)
         group = report.top_group(measure)
         measures.append({
@@ -73,7 +75,8 @@ def significance_page(analysis: SiteTask) -> Page | None:
         table.csv = table_csv(page.path, table.id)
     page.context = {"analysis": analysis, "settings": report.settings.describe(),
                     "warnings": report.warnings(), "measures": measures,
-                    "download": f"{spec.id}/downloads/significance.csv"}
+                    "download": f"{spec.id}/downloads/significance.csv",
+                    "compare": compare_page_path(spec.id)}
     return page
 
 

@@ -27,6 +27,7 @@ from builder.site.publish import discard, staging_folder
 from builder.site.reliability_pages import reliability_page
 from builder.site.render import environment, render_pages
 from builder.site.run_pages import run_pages
+from builder.site.run_pairs import compare_page, write_compare_data
 from builder.site.significance_pages import significance_page
 
 
@@ -122,6 +123,7 @@ def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Downlo
         other_jobs.append(pages(partial(_significance_pages, analysis)))
         other_jobs.append(pages(partial(_reliability_pages, analysis)))
         other_jobs.append(pages(partial(_topic_pages, analysis)))
+        other_jobs.append(pages(partial(_compare_pages, analysis, out)))
     other_jobs += [download(file) for written in files.values() for file in written[2:]]
     other_jobs.append(pages(lambda: [site_pages.home_page(site, analyses),
                                      site_pages.measures_page(analyses)]))
@@ -134,6 +136,12 @@ def _significance_pages(analysis: SiteTask) -> list[Page]:
 
 def _reliability_pages(analysis: SiteTask) -> list[Page]:
     return [page for page in [reliability_page(analysis)] if page is not None]
+
+
+def _compare_pages(analysis: SiteTask, out: Path) -> list[Page]:
+    """The run-versus-run page and the data file it reads (``builder.site.run_pairs``)."""
+    write_compare_data(analysis, out)
+    return [page for page in [compare_page(analysis)] if page is not None]
 
 
 def _topic_pages(analysis: SiteTask) -> list[Page]:
