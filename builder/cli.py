@@ -1,4 +1,7 @@
-"""The command line: ``appendix COMMAND ...``; each command lives in ``builder.commands``."""
+"""The command line: ``appendix COMMAND ...``; each command lives in ``builder.commands``.
+
+A command module may define ``DESCRIPTION`` and ``EPILOG`` for its ``--help`` (shown as
+written); the top-level help (``USAGE_DESCRIPTION``, ``USAGE_EPILOG``) is for users."""
 
 from __future__ import annotations
 
@@ -10,25 +13,49 @@ from collections.abc import Sequence
 from builder import __version__
 
 COMMANDS: dict[str, str] = {
-    "evaluate": "Evaluate runs against qrels (trec_eval / inex_eval compatible output).",
-    "validate": "Check run files and print their findings.",
-    "compare": "Significance tests between runs.",
-    "build": "Build the campaign's static results site.",
+    "build": "Build the campaign's results site from its site_config.yml.",
+    "evaluate": "Score runs against qrels, printed like trec_eval or inex_eval.",
+    "compare": "Which runs differ significantly: paired tests between every pair of runs.",
+    "validate": "Check run files and print what is wrong with them, line by line.",
     "convert": "Convert an INEX run between FOL, element and INEX XML formats over an XML corpus.",
-    "demo": "Write the deterministic demo campaign into a folder.",
+    "demo": "Write a small example campaign (qrels, topics, runs, config) into a folder.",
     "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
     "stability": "How far the ranking of runs moves when judgements or topics are sampled.",
     "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
 }
 
 
+USAGE_DESCRIPTION = """\
+Results of an information-retrieval evaluation campaign: score submitted runs against the
+relevance judgements (qrels) exactly as trec_eval and inex_eval do, test which differences
+between runs are significant, and publish it all as a static web site (a leaderboard per task,
+a TREC-appendix page per run, per-topic pages, downloads) that works without a server."""
+
+USAGE_EPILOG = """\
+examples:
+  appendix demo my-campaign                    write a small example campaign to try
+  appendix build --config my-campaign/site_config.yml --out site
+                                               build its site; open site/index.html
+  appendix evaluate qrels.txt run1 run2        scores, printed like trec_eval
+  appendix compare qrels.txt run1 run2 run3    is run1 really better than run2?
+  appendix validate run1 --qrels qrels.txt     what is wrong with a run file
+
+Each command explains itself: appendix COMMAND --help."""
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="appendix", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="appendix", description=USAGE_DESCRIPTION, epilog=USAGE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"appendix {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                title="commands")
     for name, help_text in COMMANDS.items():
         module = importlib.import_module(f"builder.commands.{name}")
-        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        command_parser = sub.add_parser(
+            name, help=help_text, description=getattr(module, "DESCRIPTION", help_text),
+            epilog=getattr(module, "EPILOG", None),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(command_parser)
         command_parser.set_defaults(handler=module.run)
     return parser

@@ -1,14 +1,18 @@
 """``appendix compare QRELS RUN...``: significance tests between every pair of runs.
 
-Prints one row per pair and measure (``builder.stats.significance.SIGNIFICANCE_COLUMNS``), the
-table the build writes to each task's downloads as ``significance.csv``.
+Prints a table for people (both runs' means, the difference, its confidence interval, p,
+adjusted p and the verdict), or with ``--format csv|tsv|json`` one row per pair and measure
+(``builder.stats.significance.SIGNIFICANCE_COLUMNS``), the table the build writes to each
+task's downloads as ``significance.csv``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.commands.task_options import add_task_arguments, exit_status, task_of
 from builder.stats.settings import (
@@ -17,6 +21,31 @@ from builder.stats.settings import (
     TEST_LABELS,
     SignificanceSettings,
 )
+
+if TYPE_CHECKING:
+    from builder.stats.significance import SignificanceReport
+
+DESCRIPTION = """\
+Which runs differ significantly: every pair of runs is tested topic by topic (paired test,
+corrected for the number of pairs), on the task's official measure unless --measure says."""
+
+EPILOG = """\
+the table (default output), one row per pair of runs and measure:
+  run A, run B   the pair; A is the run with the higher mean
+  mean A, mean B each run's mean over the topics (a topic a run misses scores 0)
+  A-B            the mean per-topic difference
+  95% CI         its bootstrap confidence interval (B resamples)
+  p              the test's p-value for this pair
+  adj. p         p corrected over all the pairs of the measure (--correction); Tukey HSD's
+                 p-value is already family-wise, so adj. p = p
+  sig.           yes when adj. p <= alpha
+
+--format csv|tsv|json prints the same pairs for scripts, with the columns of the site's
+significance.csv download: run_a, run_b, measure, test, mean_diff, ci_low, ci_high, effect
+(standardised mean difference), statistic, p_value, p_adjusted, significant.
+
+example:
+  appendix compare qrels.txt runs/* --test t-test --correction bh --format csv > pairs.csv"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +85,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_SEED,
         help=f"seed of the resampling (default: {DEFAULT_SEED})",
     )
-    parser.add_argument("--format", choices=("csv", "tsv"), default="csv", help="output format")
+    parser.add_argument(
+        "--format", choices=("table", "csv", "tsv", "json"), default="table",
+        help="a table to read (default), or csv, tsv, json for scripts")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -98,5 +129,55 @@ def run(args: argparse.Namespace) -> int:
         return 2
     for warning in report.warnings():
         print(f"warning: {warning}", file=sys.stderr)
-    sys.stdout.write(format_significance(report.table, sep="\t" if args.format == "tsv" else ","))
+    if args.format == "table":
+        sys.stdout.write(format_table(report))
+    elif args.format == "json":
+        sys.stdout.write(report.table.to_json(orient="records", double_precision=15) + "\n")
+    else:
+        sys.stdout.write(format_significance(report.table, sep="\t" if args.format == "tsv" else ","))
     return 0
+
+
+TABLE_COLUMNS = ("run A", "run B", "mean A", "mean B", "A-B", "95% CI", "p", "adj. p", "sig.")
+NUMERIC_FROM = 2
+"""Columns from this one on are numbers, aligned to the right."""
+
+
+def format_table(report: SignificanceReport) -> str:
+    """Per measure: the test in one line, then one aligned row per pair (``TABLE_COLUMNS``)."""
+    blocks = []
+    for measure, matrix in report.matrices.items():
+        means = dict(zip(matrix.runs, matrix.means.tolist()))
+        pairs = report.pairs(measure)
+        rows = [list(TABLE_COLUMNS)]
+        for row in pairs.itertuples(index=False):
+            rows.append([
+                str(row.run_a), str(row.run_b), _fixed(means.get(row.run_a)),
+                _fixed(means.get(row.run_b)), _signed(row.mean_diff),
+                f"[{_signed(row.ci_low)}, {_signed(row.ci_high)}]", _p(row.p_value),
+                _p(row.p_adjusted), "yes" if row.significant else "no",
+            ])  # fmt: skip
+        widths = [max(len(r[c]) for r in rows) for c in range(len(TABLE_COLUMNS))]
+        lines = [(f"{measure}: {report.settings.describe()}; {len(pairs)} pair"
+                 f"{'s' * (len(pairs) != 1)}, {int(pairs['significant'].sum())} significant")]
+        for row in rows:
+            cells = [cell.rjust(width) if c >= NUMERIC_FROM else cell.ljust(width)
+                     for c, (cell, width) in enumerate(zip(row, widths))]
+            lines.append("  ".join(cells).rstrip())
+        blocks.append("\n".join(lines) + "\n")
+    return "\n".join(blocks)
+
+
+def _fixed(value: float | None) -> str:
+    return "" if value is None or math.isnan(value) else f"{value:.4f}"
+
+
+def _signed(value: float) -> str:
+    return "" if math.isnan(value) else f"{value:+.4f}"
+
+
+def _p(value: float) -> str:
+    """4 decimals, or 2 significant digits below 0.0001 (never a misleading 0.0000)."""
+    if math.isnan(value):
+        return ""
+    return f"{value:.4f}" if value >= 0.0001 or value == 0 else f"{value:.1e}"

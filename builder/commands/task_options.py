@@ -151,10 +151,14 @@ def _readable(invalid) -> str:
 
 
 def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:
-    """The task the arguments describe. Raises ValueError on options the kind refuses."""
+    """The task the arguments describe. Raises ValueError on options the kind refuses, and
+    with one hint when the relevance judgements are a run file (arguments swapped)."""
     from builder.pipeline import command_task
     from builder.tasks import get_kind
 
+    if looks_like_run_file(qrels):
+        raise ValueError(f"{qrels}: this looks like a run file, not relevance judgements: "
+                         "QRELS comes first, then the run files")
     kind = get_kind(args.task)
     return command_task(kind, qrels, runs, build_options(kind.options_model, args))
 
@@ -172,3 +176,42 @@ def exit_status(reads: list[Any]) -> int:
     if any(is_unreadable(f) for read in reads if read.table is None for f in read.findings):
         return EXIT_UNUSABLE
     return EXIT_REJECTED if any(read.rejected for read in reads) else 0
+
+
+SNIFFED_LINES = 5
+
+
+def looks_like_run_file(path: Path) -> bool:
+    """Whether the file's first lines are run lines (``topic Q0 doc rank score tag ...``: an
+    integer rank, a numeric score, then a tag that is not a number), which no qrels format
+    has: TREC qrels have 4 fields, INEX qrels numbers after the file name."""
+    import gzip
+
+    try:
+        with open(path, "rb") as stream:
+            head = stream.read(2)
+        opener = gzip.open if head == b"\x1f\x8b" else open
+        with opener(path, "rt", encoding="utf-8", errors="replace") as stream:
+            lines = []
+            for line in stream:
+                if line.strip():
+                    lines.append(line.split())
+                if len(lines) == SNIFFED_LINES:
+                    break
+    except (OSError, EOFError):
+        return False
+    return bool(lines) and all(_run_line(fields) for fields in lines)
+
+
+def _run_line(fields: list[str]) -> bool:
+    if len(fields) < 6 or not fields[3].lstrip("-").isdigit():
+        return False
+    return _number(fields[4]) and not _number(fields[5])
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True

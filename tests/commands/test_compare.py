@@ -32,6 +32,8 @@ def campaign(tmp_path):
 
 def compare(campaign, capsys, *options: str, runs=("A", "B", "C")) -> tuple[pd.DataFrame, str]:
     paths = [str(campaign / f"{name}.run") for name in runs]
+    if "--format" not in options:
+        options = (*options, "--format", "csv")
     code = main(["compare", str(campaign / "qrels.txt"), *paths, *options])
     out, err = capsys.readouterr()
     assert code == 0, err
@@ -66,3 +68,62 @@ def test_unknown_measure_is_refused(campaign, capsys) -> None:
     paths = [str(campaign / f"{name}.run") for name in ("A", "B")]
     code = main(["compare", str(campaign / "qrels.txt"), *paths, "--measure", "nope"])
     assert code == 2 and "nope" in capsys.readouterr().err
+
+
+def test_the_default_output_is_a_table_to_read(campaign, capsys) -> None:
+    paths = [str(campaign / f"{name}.run") for name in ("A", "B", "C")]
+    assert main(["compare", str(campaign / "qrels.txt"), *paths]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("map: Fisher's randomization test") and "3 pairs, 0 significant" in lines[0]
+    assert lines[1].split() == ["run", "A", "run", "B", "mean", "A", "mean", "B", "A-B", "95%",
+                                "CI", "p", "adj.", "p", "sig."]
+    rows = [line.split() for line in lines[2:]]
+    # A = 1 everywhere, B = 0.5, C = (1, .5, 0, 0, 0): means 1, .5, .3; p as in the CSV test
+    assert rows[0][:5] == ["A", "B", "1.0000", "0.5000", "+0.5000"]
+    assert rows[1][:5] == ["A", "C", "1.0000", "0.3000", "+0.7000"]
+    assert rows[2][:5] == ["B", "C", "0.5000", "0.3000", "+0.2000"]
+    assert [row[-3:] for row in rows] == [["0.0625", "0.1875", "no"], ["0.1250", "0.2500", "no"],
+                                          ["0.6250", "0.6250", "no"]]
+    # columns line up: each header starts where its values do (numbers right-aligned)
+    assert len({len(line) for line in lines[1:]}) == 1
+
+
+def test_json_output_has_the_csv_columns(campaign, capsys) -> None:
+    import json
+
+    paths = [str(campaign / f"{name}.run") for name in ("A", "B")]
+    assert main(["compare", str(campaign / "qrels.txt"), *paths, "--format", "json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert len(records) == 1 and list(records[0]) == SIGNIFICANCE_COLUMNS
+    assert records[0]["mean_diff"] == pytest.approx(0.5)
+
+
+def test_help_explains_the_columns(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    text = capsys.readouterr().out
+    for column in ("mean A", "A-B", "95% CI", "adj. p", "sig.", "--format csv|tsv|json"):
+        assert column in text
+
+
+@pytest.mark.parametrize("command", ["compare", "evaluate"])
+def test_swapped_arguments_give_one_hint(campaign, capsys, command) -> None:
+    big = campaign / "big.run"
+    big.write_text("".join(f"{t} Q0 d{t}-{r} {r} {1000 - r}.5 big\n"
+                           for t in TOPICS for r in range(1, 1001)))
+    code = main([command, str(big), str(campaign / "qrels.txt"), str(campaign / "A.run")])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""
+    assert captured.err.splitlines() == [
+        (f"appendix {command}: {big}: this looks like a run file, not relevance judgements: "
+        "QRELS comes first, then the run files")]
+
+
+def test_the_top_level_help_is_for_users(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text = capsys.readouterr().out
+    assert "builder.commands" not in text and "``" not in text
+    assert "appendix COMMAND --help" in text and "trec_eval" in text
+    for command in ("build", "evaluate", "compare", "validate", "demo"):
+        assert f"appendix {command} " in text
