@@ -34,7 +34,8 @@ def page_references(page: Path) -> tuple[list[str], set[str]]:
 
 
 def broken_references(site: Path) -> list[str]:
-    """Every reference that leaves the site, is absolute, or names a missing file or id.
+    """Every reference that leaves the site, is absolute, or names a missing file or id (a
+    fragment of parameters, ``#run=NAME``, names none).
 
     A link (``<a href>``) to a web address (a reference's page, a run's URL from its metadata)
     is no part of the site and is not checked; anything else with a scheme is."""
@@ -52,8 +53,9 @@ def broken_references(site: Path) -> list[str]:
             target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
             if not target.is_file() or site.resolve() not in target.parents:
                 problems.append(f"{page.relative_to(site)}: missing: {reference}")
-            elif parts.fragment and target.suffix == ".html" and parts.fragment not in ids.get(
-                    target, page_references(target)[1]):
+            # a fragment of parameters (#run=NAME, #a=X&b=Y) is read by the page's script
+            elif (parts.fragment and "=" not in parts.fragment and target.suffix == ".html"
+                  and parts.fragment not in ids.get(target, page_references(target)[1])):
                 problems.append(f"{page.relative_to(site)}: missing anchor: {reference}")
     return problems
 
