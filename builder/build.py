@@ -78,14 +78,19 @@ def build_time() -> datetime:
 
 
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
-          progress: Progress | None = None, when: datetime | None = None) -> BuildSummary:
+          progress: Progress | None = None, when: datetime | None = None,
+          team: str | None = None) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
+
+    ``team``: build the bundle for that team instead (``builder.team``): its runs in full, the
+    others anonymised; by default into the config's output folder suffixed with the team.
 
     The output's lock is held from the config stage to the end (``builder.site.publish``):
     leftovers of a killed build are repaired first, and nothing is published unless every
     stage completed."""
     from builder.site.manifest import input_files
     from builder.site.publish import build_lock, check_inputs_outside, check_replaceable, recover
+    from builder.team import team_folder
 
     progress = progress or Progress()
     start = time.perf_counter()
@@ -93,6 +98,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     with held, progress.stage("config") as stage:
         site = load_config(config_path)
         output = Path(out).resolve() if out is not None else site.output
+        if team is not None and out is None:
+            output = output.with_name(f"{output.name}-team-{team_folder(team)}")
         check_inputs_outside(output, [*input_files(site),
                                       *(t.options.corpus for t in site.tasks
                                         if getattr(t.options, "corpus", None))])
@@ -103,19 +110,22 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
         held = held.pop_all()
     with held:
-        return _build_stages(site, output, strict, progress, when, start)
+        return _build_stages(site, output, strict, progress, when, start, team)
 
 
 def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress,
-                  when: datetime | None, start: float) -> BuildSummary:
+                  when: datetime | None, start: float, team: str | None) -> BuildSummary:
     """Every stage after the config, with the output's lock held."""
     from builder.analysis import analyse
     from builder.site.publish import discard, swap_in
     from builder.site.site import render_site
+    from builder.team import anonymise, check_team, team_site
 
     with progress.stage("read") as stage:
         inputs = [read_task(task) for task in site.tasks]
         stage.detail = f"{sum(len(i.reads) for i in inputs)} run files"
+        if team is not None:
+            check_team(inputs, team)
     with progress.stage("validate") as stage:
         for task_inputs in inputs:
             validate_task(task_inputs)
@@ -129,6 +139,10 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     with progress.stage("evaluate") as stage:
         results = [evaluate_task(task_inputs) for task_inputs in inputs]
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
+        if team is not None:
+            results = [anonymise(result, team) for result in results]
+            site = team_site(site, results, team)
+            stage.detail += f"; other teams' runs anonymised for team {team}"
     with progress.stage("analyse") as stage:
         analyses = [analyse(result) for result in results]
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)

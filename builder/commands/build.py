@@ -24,6 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="fail, publishing nothing, if any run is rejected")
     parser.add_argument("--quiet", action="store_true", help="print errors only")
+    parser.add_argument(
+        "--team", metavar="TEAM",
+        help="build a bundle for one team (by the run metadata's team column) to send before "
+             "the results are public: its runs in full, every other run by rank and scores "
+             "only, without name, team or description (default output: the config's output "
+             "folder suffixed with -team-TEAM)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,13 +37,15 @@ def run(args: argparse.Namespace) -> int:
     from builder.config import ConfigError
     from builder.pipeline import InputError
     from builder.site.publish import PublishError
+    from builder.team import TeamError
 
     try:
-        build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet))
+        build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet),
+              team=args.team)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    except (InputError, PublishError) as exc:
+    except (InputError, PublishError, TeamError) as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except StrictError as exc:
