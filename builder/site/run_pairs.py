@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, topic_page
@@ -45,16 +46,17 @@ def compare_link(task: str, run_a: str, run_b: str | None = None) -> str:
 
 
 def has_pairs(analysis: SiteTask) -> bool:
-    """Whether the task has two runs with per-topic values of its official measure."""
-    return len(analysis.runs) >= 2 and analysis.spec.official_measure in analysis.per_topic.columns
+    """Whether the task has two runs and a measure with per-topic values to compare them on."""
+    return len(analysis.runs) >= 2 and bool(compared_measures(analysis))
 
 
 def compared_measures(analysis: SiteTask) -> list[str]:
-    """The official measure, then the other tested ones that have per-topic values."""
+    """The official measure, then the tested ones: those tested (a summary measure such as
+    MAgP on its per-topic one, AgP) or with per-topic values."""
     report = analysis.significance
     tested = list(report.matrices) if report is not None else []
     wanted = dict.fromkeys([analysis.spec.official_measure, *tested])
-    return [m for m in wanted if m in analysis.per_topic.columns]
+    return [m for m in wanted if m in tested or m in analysis.per_topic.columns]
 
 
 def _rounded(values: np.ndarray, digits: int = 4) -> list[float | None]:
@@ -70,7 +72,8 @@ def compare_data(analysis: SiteTask) -> dict[str, Any]:
     """The task's data for the comparison page (links relative to the page's folder).
 
     scores[measure][i][k]: run ``runs[i]`` on topic ``topics[k]`` (null: no value), to 4
-    decimals as trec_eval prints them; means[measure][i]: its value over all topics. tests[measure]: the tested pairs as columns: ``a``, ``b``
+    decimals as trec_eval prints them; means[measure][i]: its value over all topics (``_means``).
+    ``official``: the official measure, or the per-topic one it is tested on. tests[measure]: the tested pairs as columns: ``a``, ``b``
     (indices into ``runs``; ``a`` the higher on the measure's leaderboard), the mean difference
     a - b, its confidence interval, p, adjusted p and whether it is significant.
     """
@@ -80,11 +83,8 @@ def compare_data(analysis: SiteTask) -> dict[str, Any]:
     measures = compared_measures(analysis)
     scores, means = {}, {}
     for measure in measures:
-        summary = analysis.summary[measure] if measure in analysis.summary.columns else None
-        means[measure] = (_rounded(summary.reindex(runs).to_numpy(dtype=float))
-                          if summary is not None else [None] * len(runs))
-        wide = analysis.per_topic[measure].unstack("topic").reindex(index=runs, columns=topics)
-        scores[measure] = [_rounded(row) for row in wide.to_numpy(dtype=float)]
+        means[measure] = _rounded(_means(analysis, measure, runs))
+        scores[measure] = [_rounded(row) for row in _per_topic(analysis, measure, runs, topics)]
     tests: dict[str, Any] = {}
     report = analysis.significance
     if report is not None:
@@ -106,7 +106,7 @@ def compare_data(analysis: SiteTask) -> dict[str, Any]:
     folder = f"{spec.id}/"
     return {
         "task": spec.title,
-        "official": spec.official_measure,
+        "official": measures[0],
         "measures": measures,
         "runs": runs,
         "runPages": [run_page(spec.id, analysis.run_slugs[r]).removeprefix(folder) for r in runs],
@@ -122,6 +122,32 @@ def compare_data(analysis: SiteTask) -> dict[str, Any]:
             "alpha": settings.alpha, "ciLevel": settings.ci_level,
             "familyWise": settings.test in JOINT_TESTS},
     }
+
+
+def _per_topic(analysis: SiteTask, measure: str, runs: list[str],
+               topics: list[str]) -> np.ndarray:
+    """runs x topics: the values the tests compared (a missing topic scoring 0) for a tested
+    measure, else the per-topic table's (NaN where a run has no value)."""
+    report = analysis.significance
+    if report is not None and measure in report.matrices:
+        matrix = report.matrices[measure]
+        wide = pd.DataFrame(matrix.values, index=list(matrix.runs), columns=list(matrix.topics))
+    else:
+        wide = analysis.per_topic[measure].unstack("topic")
+    return wide.reindex(index=runs, columns=topics).to_numpy(dtype=float)
+
+
+def _means(analysis: SiteTask, measure: str, runs: list[str]) -> np.ndarray:
+    """Each run's value over all topics: its summary value (MAgP is a geometric mean), else
+    the tests' mean of its per-topic values (NaN where there is neither)."""
+    if measure in analysis.summary.columns:
+        return analysis.summary[measure].reindex(runs).to_numpy(dtype=float)
+    report = analysis.significance
+    if report is not None and measure in report.matrices:
+        matrix = report.matrices[measure]
+        means = dict(zip(matrix.runs, matrix.means.tolist()))
+        return np.array([means.get(run, math.nan) for run in runs], dtype=float)
+    return np.full(len(runs), math.nan)
 
 
 def compare_data_script(data: dict[str, Any]) -> str:

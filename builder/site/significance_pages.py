@@ -17,7 +17,7 @@ import pandas as pd
 from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
-from builder.site.run_pairs import compare_page_path
+from builder.site.run_pairs import compare_page_path, has_pairs
 from builder.site.tables import Cell, Table, number, numbers, signed_numbers
 from builder.stats.settings import JOINT_TESTS
 
@@ -50,13 +50,14 @@ def significance_page(analysis: SiteTask) -> Page | None:
     page = Page(significance_page_path(spec.id), "significance.html",
                 f"{spec.title}: significance tests")
     measure_slugs = slugs(report.matrices)
+    pairs = has_pairs(analysis)
     measures = []
     for measure, matrix in report.matrices.items():
         runs = [run for run in analysis.runs if run in matrix.runs]
         p_matrix = report.p_matrix(measure).reindex(index=runs, columns=runs)
         figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}", measure,
                                        runs, p_matrix.to_numpy(), report.settings.alpha)
-        figure.compare = page.root + compare_page_path(spec.id)
+        figure.compare = page.root + compare_page_path(spec.id) if pairs else None
         page.figures.append(figure)
         group = report.top_group(measure)
         measures.append({
@@ -76,7 +77,7 @@ def significance_page(analysis: SiteTask) -> Page | None:
     page.context = {"analysis": analysis, "settings": report.settings.describe(),
                     "warnings": report.warnings(), "measures": measures,
                     "download": f"{spec.id}/downloads/significance.csv",
-                    "compare": compare_page_path(spec.id)}
+                    "compare": compare_page_path(spec.id) if pairs else None}
     return page
 
 
