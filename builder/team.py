@@ -119,7 +119,9 @@ def anonymise(result: TaskResult, team: str) -> TaskResult:
             reads.append(read)
         elif read.name in names and not read.rejected:
             table = None if read.table is None else _renamed(read.table, names)
-            reads.append(RunRead(path=names[read.name], name=names[read.name], table=table))
+            # its folder stays (the site names it as it names the team's own files)
+            path = str(Path(read.path).parent / f"{names[read.name]} (file name withheld)")
+            reads.append(RunRead(path=path, name=names[read.name], table=table))
     metadata = inputs.metadata[inputs.metadata["run"].astype(str).isin(own)].reset_index(drop=True)
     spec = team_spec(inputs.spec, own, {read.name: Path(read.path) for read in inputs.reads})
     anonymous = dataclasses.replace(inputs, spec=spec, reads=reads, metadata=metadata,

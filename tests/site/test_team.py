@@ -83,6 +83,8 @@ def test_own_runs_in_full_others_by_rank_and_scores(bundle: Path, demo_site: Pat
     # the other teams' validation pages and rejected runs are not in the bundle
     assert {p.stem for p in (bundle / "adhoc" / "validation").glob("*.html")} == {
         r["Run"] for r in board} | ({"kestrelDup"} & set(own))
+    other = (bundle / "adhoc" / "validation" / "other-001.html").read_text(encoding="utf-8")
+    assert "<code>data/adhoc/runs/other-001 (file name withheld)</code>" in other
     manifest = (bundle / "manifest.json").read_text(encoding="utf-8")
     assert "kestrelDense" in manifest and "nbuBM25" not in manifest
     assert broken_references(bundle) == []
