@@ -38,7 +38,8 @@ def test_the_download_equals_appendix_compare_on_the_same_runs(demo_site, capsys
     status = main(["compare", str(task.qrels), *[str(r.path) for r in inputs.accepted],
                    "--task", "adhoc", "--measure", "map", "--test", settings.test,
                    "--correction", settings.correction, "--alpha", str(settings.alpha),
-                   "--B", str(settings.resamples), "--seed", str(settings.seed)])
+                   "--B", str(settings.resamples), "--seed", str(settings.seed),
+                   "--format", "csv"])
     assert status == 0
     printed = capsys.readouterr().out
     download = (demo_site / "adhoc" / "downloads" / "significance.csv").read_text()
