@@ -53,7 +53,8 @@ def run_paths(task) -> list[str]:
 
 def compare(capsys, task, *options: str) -> str:
     measures = [arg for m in MEASURES for arg in ("--measure", m)]
-    return cli(capsys, "compare", DEMO / "qrels.txt", *run_paths(task), *options, *TESTS, *measures)
+    return cli(capsys, "compare", DEMO / "qrels.txt", *run_paths(task), *options, *TESTS, *measures,
+               "--format", "csv")
 
 
 def pairs_tested(text: str) -> dict[tuple[frozenset[str], str], tuple[float, float]]:

@@ -15,6 +15,9 @@ import pytest
 from builder.site.run_pairs import DATA_VARIABLE
 from tests.site.browser import axe_report, vnu_errors
 
+OFFICIAL = "ndcg_cut_10"
+"""The example's official measure, the one its significance tests and comparisons use."""
+
 
 def _csv(path: Path) -> list[dict[str, str]]:
     with open(path, newline="", encoding="utf-8") as stream:
@@ -35,24 +38,24 @@ def pair(covid_site: Path) -> dict[str, str]:
     board = _csv(covid_site / "index.leaderboard-covid.csv")
     a, b = board[0]["Run"], board[39]["Run"]
     row = next(r for r in _csv(covid_site / "covid" / "downloads" / "significance.csv")
-               if r["run_a"] == a and r["run_b"] == b and r["measure"] == "map")
+               if r["run_a"] == a and r["run_b"] == b and r["measure"] == OFFICIAL)
     return row
 
 
 def test_the_data_file_holds_the_downloads_numbers(covid_site: Path, data, pair) -> None:
     runs, topics = data["runs"], data["topics"]
-    assert len(runs) == 143 and len(topics) == 30 and data["official"] == "map"
+    assert len(runs) == 143 and len(topics) == 30 and data["official"] == OFFICIAL
     per_topic = {(r["run"], r["topic"]): float(r["value"])
                  for r in _csv(covid_site / "covid" / "downloads" / "scores.csv")
-                 if r["measure"] == "map"}
-    summary = {r["run"]: float(r["map"])
+                 if r["measure"] == OFFICIAL}
+    summary = {r["run"]: float(r[OFFICIAL])
                for r in _csv(covid_site / "covid" / "downloads" / "summary.csv")}
     for i in (0, 71, 142):
         for k, topic in enumerate(topics):
-            assert data["scores"]["map"][i][k] == pytest.approx(per_topic[runs[i], topic],
+            assert data["scores"][OFFICIAL][i][k] == pytest.approx(per_topic[runs[i], topic],
                                                                 abs=5e-5)
-        assert data["means"]["map"][i] == pytest.approx(summary[runs[i]], abs=5e-5)
-    tests = data["tests"]["map"]
+        assert data["means"][OFFICIAL][i] == pytest.approx(summary[runs[i]], abs=5e-5)
+    tests = data["tests"][OFFICIAL]
     assert len(tests["a"]) == 143 * 142 // 2
     k = next(k for k in range(len(tests["a"]))
              if runs[tests["a"][k]] == pair["run_a"] and runs[tests["b"][k]] == pair["run_b"])
@@ -76,7 +79,7 @@ def test_the_pair_is_drawn_from_file(covid_site: Path, visit: Any, data, pair) -
     assert page.locator("#run-a").input_value() == a
     assert page.locator("#run-b").input_value() == b
     cells = page.locator("#pair-tests tbody tr").first.locator("td").all_inner_texts()
-    means = data["means"]["map"]
+    means = data["means"][OFFICIAL]
     assert cells[0] == f"{means[data['runs'].index(a)]:.4f}"
     assert cells[1] == f"{means[data['runs'].index(b)]:.4f}"
     assert cells[2] == f"{float(pair['mean_diff']):+.4f}"
@@ -115,16 +118,16 @@ def test_a_cell_of_the_significance_matrix_opens_its_pair(covid_site: Path, visi
                                                          data) -> None:
     seen = visit(covid_site / "covid" / "significance.html")
     page = seen.page
-    page.wait_for_selector("#figure-significance-map svg.main-svg")
-    page.locator("#figure-significance-map").scroll_into_view_if_needed()
+    page.wait_for_selector("#figure-significance-ndcg_cut_10 svg.main-svg")
+    page.locator("#figure-significance-ndcg_cut_10").scroll_into_view_if_needed()
     i, j = 2, 7  # row run i, column run j
     x, y = page.evaluate(
         """([i, j]) => {
-            const gd = document.getElementById('figure-significance-map');
+            const gd = document.getElementById('figure-significance-ndcg_cut_10');
             const xa = gd._fullLayout.xaxis, ya = gd._fullLayout.yaxis;
             return [xa._offset + xa.l2p(j), ya._offset + ya.l2p(i)];
         }""", [i, j])
-    box = page.locator("#figure-significance-map").bounding_box()
+    box = page.locator("#figure-significance-ndcg_cut_10").bounding_box()
     page.mouse.click(box["x"] + x, box["y"] + y)
     page.wait_for_url("**/compare.html#*")
     page.wait_for_selector("#pair-scatter svg.main-svg")

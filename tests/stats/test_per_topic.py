@@ -53,7 +53,8 @@ def test_compare_tests_an_in_context_task_on_its_official_magp():
     runs = sorted(p for p in folder.glob("*.txt"))
     done = subprocess.run(
         [sys.executable, "-m", "builder.cli", "compare", "--task", "relevant-in-context",
-         "--test", "t-test", str(ROOT / "data" / "inex" / "qrels.txt"), *map(str, runs)],
+         "--test", "t-test", "--format", "csv", str(ROOT / "data" / "inex" / "qrels.txt"),
+         *map(str, runs)],
         capture_output=True, text=True, cwd=ROOT, check=False,
     )
     assert done.returncode == 0, done.stderr
