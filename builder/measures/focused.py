@@ -33,8 +33,10 @@ RATIO_MEASURES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "cha
 INEX_EVAL = "inex_eval 3.1 (Topic.ComputeIP, Topic.FillIP, EvalFocussed)"
 
 
-def declare_inex_eval_measures(family: str) -> None:
-    """Declare the measures shared by the focused and thorough families."""
+def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
+    """Declare the measures shared by the focused and thorough families (``sizes``: how the
+    family counts a result's characters where it departs from, or offers an option against,
+    the official program; said on every measure made of them)."""
     counts = {
         "num_ret": "articles retrieved",
         "num_rel": "relevant articles in the qrels",
@@ -44,7 +46,8 @@ def declare_inex_eval_measures(family: str) -> None:
         "rel_ret_size": "highlighted characters retrieved",
     }
     for name, what in counts.items():
-        register(Measure(name, family, f"Number of {what}.", INEX_EVAL, aggregation=Aggregation.SUM))
+        register(Measure(name, family, f"Number of {what}.", INEX_EVAL, aggregation=Aggregation.SUM,
+                         differs=sizes if name in ("ret_size", "rel_ret_size") else ""))
     register(Measure("num_q", family, "Topics averaged over.", INEX_EVAL, aggregation=Aggregation.COUNT))
     ratios = {
         "art_prec": "num_rel_ret / num_ret",
@@ -55,7 +58,8 @@ def declare_inex_eval_measures(family: str) -> None:
         "char_f1": "2 char_prec char_rec / (char_prec + char_rec), 0 when both are 0",
     }
     for name, formula in ratios.items():
-        register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL))
+        register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL,
+                         differs=sizes if name.startswith("char") else ""))
     for i, name in enumerate(IP_NAMES):
         register(
             Measure(
@@ -64,6 +68,7 @@ def declare_inex_eval_measures(family: str) -> None:
                 f"Interpolated precision at {i}% recall: best P[r] with R[r] >= {i / 100:.2f}.",
                 f"{cite('kamps2008', 'eq. 1-2')}; {cite('pal2008')}; {INEX_EVAL}",
                 params={"recall": i / 100},
+                differs=sizes,
             )
         )
     register(
@@ -72,6 +77,7 @@ def declare_inex_eval_measures(family: str) -> None:
             family,
             "Average interpolated precision over the 101 recall points (per topic).",
             f"{cite('pal2008')}; {INEX_EVAL}",
+            differs=sizes,
         )
     )
     register(

@@ -51,7 +51,15 @@ def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
 
 
 def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray:
-    """Highlighted characters of each passage already covered by earlier passages of its article.
+    """Highlighted characters of each passage already covered by earlier passages of its article."""
+    return seen_before(ranked, highlights)[1]
+
+
+def seen_before(ranked: RankedPassages, highlights: HighlightIndex) -> tuple[np.ndarray, np.ndarray]:
+    """Characters, and highlighted characters, of each passage already covered by earlier
+    passages of its article (of its topic, run and epoch), in the articles with highlighted
+    text for the topic: inex_eval 3.1 -t keeps what was retrieved of those only (any other
+    article counts every passage in full). Passages of unknown offset cover nothing.
 
     Only articles with overlapping passages are expanded: their passages are cut into
     elementary segments at every boundary, each segment is first covered at the smallest rank
@@ -60,8 +68,8 @@ def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray
     """
     lines = ranked.lines
     n = len(lines["start"])
-    seen = np.zeros(n, dtype=np.int64)
-    known = (lines["article"] >= 0) & (lines["start"] >= 0)
+    seen, seen_highlighted = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+    known = lines["relevant"] & (lines["start"] >= 0)
     article_key = pd.factorize(
         pd.MultiIndex.from_arrays([lines["group"], lines["epoch"], lines["file_code"]])
     )[0]
@@ -70,7 +78,7 @@ def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray
     involved = np.isin(article_key, np.unique(article_key[later])) & known
     rows = np.flatnonzero(involved)
     if not len(rows):
-        return seen
+        return seen, seen_highlighted
     key, start, end = article_key[rows], lines["start"][rows], lines["end"][rows]
     cuts = np.unique(np.concatenate([np.stack([key, start], 1), np.stack([key, end], 1)]), axis=0)
     cut_key = cuts[:, 0] * (np.int64(1) << 32) + cuts[:, 1]
@@ -85,8 +93,11 @@ def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray
     a, b = cuts[segment, 1], cuts[segment + 1, 1]
     segment_rsize = highlights.covered_before(article, b) - highlights.covered_before(article, a)
     earlier = first_rank[segment] < rows[owner]
-    seen[rows] = np.bincount(owner[earlier], weights=segment_rsize[earlier], minlength=len(rows)).astype(np.int64)
-    return seen
+    seen[rows] = np.bincount(owner[earlier], weights=(b - a)[earlier],
+                             minlength=len(rows)).astype(np.int64)
+    seen_highlighted[rows] = np.bincount(owner[earlier], weights=segment_rsize[earlier],
+                                         minlength=len(rows)).astype(np.int64)
+    return seen, seen_highlighted
 
 
 def hixeval_table(

@@ -35,7 +35,8 @@ class RankedPassages:
 
     lines: columns ``run_code``, ``topic_code``, ``group`` (dense (run, topic) index), ``line``,
     ``article`` (index into ``qrels.articles`` or -1), ``start``, ``end``, ``size``, ``rsize``,
-    ``new_article``, ``relevant_article`` (new and relevant), ``file_code``, ``epoch``,
+    ``new_article``, ``relevant`` (an article with highlighted text for the topic),
+    ``relevant_article`` (new and relevant), ``file_code``, ``epoch``,
     ``element`` (an element result of an element run, not a passage).
     groups: one row per (run, topic) with results: ``run``, ``topic``, ``run_code``,
     ``topic_code``, ``first`` and ``stop`` (row range in ``lines``).
@@ -122,6 +123,7 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
         "rsize": rsize,
         "new_article": new_article,
         "relevant_article": new_article & relevant,
+        "relevant": relevant,
         "element": element,
     }
     return RankedPassages(lines, groups, run_names, topics, total_rsize.astype(np.int64), total_relevant)

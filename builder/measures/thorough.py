@@ -2,19 +2,25 @@
 score table.
 
 Results may overlap. The inex_eval part (counts, iP[x], AiP, MAiP) is the focused
-computation without the overlap rule: every result counts its full size and highlighted text,
-as inex_eval 3.1 ``-t`` prints the same numbers as ``-f`` on runs without overlap. The HiXEval
+computation on what each result adds: as inex_eval 3.1 ``-t`` counts them, in an article with
+highlighted text for the topic a result's size and highlighted text are its characters not
+retrieved by an earlier result (text retrieved twice counts once) and a passage of unknown
+offset counts 0 characters (18 under ``-f``); in any other article (not relevant, or not in
+the qrels) every result counts in full. Option ``overlap: each`` counts every result in full.
+The HiXEval
 part (P@r, R@r, F@r, MAP, iMAP; ``builder.measures.hixeval``) weighs text seen again by
 ``alpha``; its summary rows are the mean over the averaged topics, as the focused ones.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex_qrels import InexQrels
 from builder.measures import hixeval
 from builder.measures.focused import declare_inex_eval_measures
@@ -35,18 +41,32 @@ from builder.scores import SCORE_COLUMNS
 
 FAMILY = hixeval.FAMILY
 
-declare_inex_eval_measures(FAMILY)
+declare_inex_eval_measures(FAMILY, sizes=(
+    "As inex_eval 3.1 -t: in an article with highlighted text for the topic, text retrieved by "
+    "two results counts once and a passage of unknown offset counts 0 characters; option "
+    "overlap: each counts every result in full."))
 hixeval.declare()
 
 
+def counted_once(ranked: RankedPassages, seen: np.ndarray, seen_highlighted: np.ndarray
+                 ) -> RankedPassages:
+    """``ranked`` with each result's size and highlighted size cut to what earlier results of
+    its article had not retrieved (``hixeval.seen_before``), unknown passages of a relevant
+    article sized 0: what inex_eval 3.1 ``-t`` adds up."""
+    lines = dict(ranked.lines)
+    unknown = (lines["start"] == UNKNOWN_OFFSET) & lines["relevant"]
+    lines["size"] = np.where(unknown, 0, lines["size"] - seen)
+    lines["rsize"] = lines["rsize"] - seen_highlighted
+    return dataclasses.replace(ranked, lines=lines)
+
+
 def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
-                   corpus: Path | None) -> tuple[np.ndarray, np.ndarray | None]:
+                   corpus: Path | None, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """What HiXEval takes off each result, and its per-line Trel (None: across documents).
 
-    Passages: the union of the text seen before (``hixeval.seen_rsize``). Element results:
-    the element tree's rule, and with alpha < 1 Trel across all elements of the judged
-    articles of the corpus (``hixeval_elements``)."""
-    seen = hixeval.seen_rsize(ranked, highlight_index(qrels))
+    Passages: the union of the text seen before (``seen``: ``hixeval.seen_before``). Element
+    results: the element tree's rule, and with alpha < 1 Trel across all elements of the
+    judged articles of the corpus (``hixeval_elements``)."""
     element = ranked.lines["element"]
     if not element.any():
         return seen, None
@@ -63,11 +83,15 @@ def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
 
 def thorough_score_table(
     ranked: RankedPassages, qrels: InexQrels, complete: bool, alpha: float,
-    corpus: Path | None = None,
+    corpus: Path | None = None, overlap: str = "once",
 ) -> pd.DataFrame:
-    """The long score table (``SCORE_COLUMNS``): the focused measures, then HiXEval's."""
-    scores = focused_score_table(ranked, complete, FAMILY)
-    seen, trel = hixeval_inputs(ranked, qrels, alpha, corpus)
+    """The long score table (``SCORE_COLUMNS``): the focused measures (``overlap``: "once"
+    counts text retrieved twice once, as inex_eval -t; "each" counts every result in full),
+    then HiXEval's."""
+    seen_chars, seen_highlighted = hixeval.seen_before(ranked, highlight_index(qrels))
+    counted = counted_once(ranked, seen_chars, seen_highlighted) if overlap == "once" else ranked
+    scores = focused_score_table(counted, complete, FAMILY)
+    seen, trel = hixeval_inputs(ranked, qrels, alpha, corpus, seen_highlighted)
     measures = hixeval.hixeval_table(ranked, seen, alpha, trel=trel)
     keys = ["run", "topic", "run_code", "topic_code"]
     wide = pd.concat([ranked.groups[keys], measures], axis=1)

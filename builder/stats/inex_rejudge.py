@@ -94,7 +94,8 @@ def rejudged_passages(ranked: RankedPassages, qrels: InexQrels,
     total_rsize = np.bincount(codes[positive], weights=rel_chars[positive],
                               minlength=len(ranked.topics)).astype(np.int64)
     total_relevant = np.bincount(codes[positive], minlength=len(ranked.topics))
-    new_lines = {**lines, "rsize": rsize, "relevant_article": lines["new_article"] & relevant}
+    new_lines = {**lines, "rsize": rsize, "relevant": relevant,
+                 "relevant_article": lines["new_article"] & relevant}
     return dataclasses.replace(ranked, lines=new_lines, total_rsize=total_rsize,
                                total_relevant=total_relevant)
 

@@ -7,6 +7,7 @@ thorough family (``builder.measures.thorough``). Extras as the focused task.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 from pydantic import ConfigDict, Field
@@ -38,6 +39,9 @@ class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
     alpha: float = Field(1.0, ge=0.0, le=1.0, description="HiXEval overlap weight: 1 overlap=on, 0 off.")
+    overlap: Literal["once", "each"] = Field(
+        "once", description="inex_eval's measures: text retrieved by two results counts once "
+        "(inex_eval -t) or each time (every result in full).")
     corpus: Path | None = CORPUS_FIELD
 
 
@@ -47,7 +51,8 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
-    scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus)
+    scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus,
+                                  options.overlap)
     return Evaluation(scores, run_extras(ranked, runs) | eprum_extras(qrels, runs, options))
 
 

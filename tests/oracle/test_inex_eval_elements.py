@@ -63,14 +63,16 @@ def campaign(tmp_path_factory):
         retrieved = rng.choice(files, size=20, replace=False)
         rank = 0
         for file in retrieved:
-            # Focused: disjoint paragraphs of one article; thorough: its sections. (inex_eval -t
-            # counts overlapping text once, which our thorough task does not yet: no nesting.)
+            # Focused: disjoint paragraphs of one article. Thorough: nested elements, the
+            # paragraphs, then their sections, then the whole article (inex_eval -t counts the
+            # text retrieved twice once).
             mine = paragraphs[paragraphs["file"] == file]
             picked = mine.sample(n=min(3, len(mine)), random_state=int(rng.integers(1e6)))
             for path in picked["path"]:
                 rank += 1
                 run_lines.append(f"{topic} Q0 {file} {rank} {100 - rank} elem {path}")
-            for path in _elements(nodes[nodes["file"] == file], "section")["path"]:
+            sections = _elements(nodes[nodes["file"] == file], "section")["path"]
+            for path in [*picked["path"], *sections, "/article[1]"]:
                 thorough_lines.append(f"{topic} Q0 {file} {rank} {100 - rank} elem {path}")
     (root / "qrels.txt").write_text("\n".join(qrels_lines) + "\n")
     (root / "focused.txt").write_text("\n".join(run_lines) + "\n")

@@ -1,0 +1,77 @@
+"""Random campaigns scored by inex_eval 3.1 (the jar, run with java) and by us: every value the
+program prints equals ours (1e-9), focused (-f) and thorough (-t).
+
+Each example is one campaign of a few topics, so one program run (the JVM start is the cost)
+checks many rankings: judged and unjudged articles, highlighted and plain ones, passages
+running past the article's end, unknown offsets (``-1 0``), a topic absent from the qrels, and
+for the thorough task overlapping and nested passages. ``benchmarks/bench_inex_differential.py``
+runs thousands of them and prints the agreement per measure.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.oracle.inex_eval_program import compared, inex_eval, ours
+
+
+def campaign_text(seed: int, overlapping: bool) -> tuple[str, str]:
+    """qrels and run lines of one random campaign (``overlapping``: thorough passages may
+    overlap and nest; else the passages of an article are disjoint)."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for topic in range(1, int(rng.integers(2, 5)) + 1):
+        lengths = {}
+        for file in range(10 * topic, 10 * topic + int(rng.integers(1, 5))):
+            length = int(rng.integers(20, 400))
+            lengths[file] = length
+            cuts = np.sort(rng.choice(length, size=2 * int(rng.integers(0, 3)), replace=False))
+            spans = [(int(a), int(b - a)) for a, b in cuts.reshape(-1, 2) if b > a]
+            highlighted = sum(n for _, n in spans)
+            # The relevant topics' best entry point; every topic keeps one relevant article.
+            if not spans and file == 10 * topic:
+                spans, highlighted = [(0, length // 2)], length // 2
+            text = " ".join(f"{a}:{n}" for a, n in spans)
+            bep = spans[0][0] if spans else 0
+            qrels.append(f"{topic} Q0 {file} {highlighted} {length} {bep} {text}".rstrip())
+        files = [*lengths, 999]  # 999: an article the qrels do not judge
+        rank = 0
+        for file in rng.choice(files, size=int(rng.integers(1, len(files) + 1)), replace=False):
+            length = lengths.get(int(file), 300)
+            taken: list[tuple[int, int]] = []
+            for _ in range(int(rng.integers(1, 5))):
+                if rng.random() < 0.1:
+                    start, size = -1, 0  # unknown offset
+                else:
+                    start = int(rng.integers(0, length + 20))  # past the end now and then
+                    size = int(rng.integers(1, 200))
+                    if not overlapping and any(start < b and a < start + size for a, b in taken):
+                        continue
+                    taken.append((start, start + size))
+                rank += 1
+                run.append(f"{topic} Q0 {file} {rank} {1000 - rank} r {start} {size}")
+    run.append(f"77 Q0 5 {len(run) + 1} 1 r 0 10")  # a topic the qrels do not have
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
+
+
+@pytest.mark.parametrize("kind", ["focused", "thorough"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_campaigns_equal_inex_eval(tmp_path: Path, kind: str, seed: int) -> None:
+    qrels_text, run_text = campaign_text(seed, overlapping=kind == "thorough")
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, findings = ours(kind, qrels, run)
+    assert not [f for f in findings if f.severity == "error"], (findings, run_text)
+    table = compared(inex_eval(kind, qrels, run), scores)
+    assert len(table) > 20
+    missing = table[table["value"].isna()]
+    assert missing.empty, (missing, qrels_text, run_text)
+    differ = table[(table["value"] - table["official"]).abs() > 1e-9]
+    assert differ.empty, (differ, qrels_text, run_text)
