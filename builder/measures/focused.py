@@ -31,6 +31,10 @@ OFFICIAL_CUTOFFS = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]")
 COUNT_MEASURES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
 RATIO_MEASURES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
 INEX_EVAL = "inex_eval 3.1 (Topic.ComputeIP, Topic.FillIP, EvalFocussed)"
+NO_RELEVANT_TEXT = (
+    "A topic without relevant text: inex_eval 3.1 prints NaN for art_rec and char_rec (0/0), "
+    "which makes their means NaN; appendix prints 0 so that a mean stays readable (option "
+    "no_relevant_text: nan prints inex_eval's NaN).")
 
 
 def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
@@ -58,8 +62,10 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
         "char_f1": "2 char_prec char_rec / (char_prec + char_rec), 0 when both are 0",
     }
     for name, formula in ratios.items():
+        differs = [sizes if name.startswith("char") else "",
+                   NO_RELEVANT_TEXT if name.endswith("_rec") else ""]
         register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL,
-                         differs=sizes if name.startswith("char") else ""))
+                         differs=" ".join(d for d in differs if d)))
     for i, name in enumerate(IP_NAMES):
         register(
             Measure(
@@ -171,12 +177,17 @@ def _group_sum(values: np.ndarray, group: np.ndarray, n: int) -> np.ndarray:
     return total[edges[1:]] - total[edges[:-1]]
 
 
-def ratio_table(counts: pd.DataFrame) -> pd.DataFrame:
-    """Article and character precision, recall and F1 from the counts (``RATIO_MEASURES``)."""
+def ratio_table(counts: pd.DataFrame, no_relevant_text: str = "zero") -> pd.DataFrame:
+    """Article and character precision, recall and F1 from the counts (``RATIO_MEASURES``);
+    recall over a topic without relevant text is 0, or NaN as inex_eval prints it
+    (``no_relevant_text="nan"``)."""
     art_prec = ratio(counts["num_rel_ret"].to_numpy(), counts["num_ret"].to_numpy())
     art_rec = ratio(counts["num_rel_ret"].to_numpy(), counts["num_rel"].to_numpy())
     char_prec = ratio(counts["rel_ret_size"].to_numpy(), counts["ret_size"].to_numpy())
     char_rec = ratio(counts["rel_ret_size"].to_numpy(), counts["rel_size"].to_numpy())
+    if no_relevant_text == "nan":
+        art_rec = np.where(counts["num_rel"].to_numpy() > 0, art_rec, np.nan)
+        char_rec = np.where(counts["rel_size"].to_numpy() > 0, char_rec, np.nan)
     return pd.DataFrame(
         {
             "art_prec": art_prec,

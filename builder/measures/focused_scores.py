@@ -30,7 +30,8 @@ from builder.measures.registry import measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC
 
 
-def focused_wide(ranked: RankedPassages, complete: bool) -> pd.DataFrame:
+def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str = "zero"
+                 ) -> pd.DataFrame:
     """One row per evaluated (run, topic), one column per per-topic measure.
 
     With ``complete``, every (run, qrels topic) pair has a row; pairs without results score 0.
@@ -49,7 +50,7 @@ def focused_wide(ranked: RankedPassages, complete: bool) -> pd.DataFrame:
     )
     if complete:
         wide = _with_every_topic(wide, ranked)
-    ratios = ratio_table(wide[list(COUNT_MEASURES)])
+    ratios = ratio_table(wide[list(COUNT_MEASURES)], no_relevant_text)
     wide = pd.concat([wide.reset_index(drop=True), ratios], axis=1)
     return wide.sort_values(["run_code", "topic_code"], ignore_index=True)
 
@@ -76,10 +77,11 @@ def _with_every_topic(wide: pd.DataFrame, ranked: RankedPassages) -> pd.DataFram
     return full
 
 
-def focused_score_table(ranked: RankedPassages, complete: bool, family: str = FAMILY) -> pd.DataFrame:
+def focused_score_table(ranked: RankedPassages, complete: bool, family: str = FAMILY,
+                        no_relevant_text: str = "zero") -> pd.DataFrame:
     """The long score table (``SCORE_COLUMNS``) of the focused measures (as declared in
     ``family``: a summary measure replaces the per-topic one it aggregates, MAiP for AiP)."""
-    wide = focused_wide(ranked, complete)
+    wide = focused_wide(ranked, complete, no_relevant_text)
     mean_measures = [c for c in wide.columns if c not in ("run", "topic", "run_code", "topic_code", *COUNT_MEASURES)]
     names = [*COUNT_MEASURES, *mean_measures]
     per_topic = wide.melt(id_vars=["run", "topic"], value_vars=names, var_name="measure")

@@ -36,9 +36,13 @@ from builder.measures.eprum_scores import (
 )
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.focused import CORPUS_FIELD, read_run_files, validate_runs_with
+from builder.tasks.focused import (
+    CORPUS_FIELD,
+    MAX_RESULTS_FIELD,
+    read_run_files,
+    validate_runs_with,
+)
 from builder.tasks.naming import RunNamingOptions
-from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
 class EprumOptions(RunNamingOptions):
@@ -57,7 +61,7 @@ class EprumOptions(RunNamingOptions):
         ge=0,
         description="Exact law of F_k up to this many uncertain elements, normal law above.",
     )
-    max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
+    max_results: int | None = MAX_RESULTS_FIELD
     corpus: Path | None = CORPUS_FIELD
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Literal
 
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
@@ -27,8 +28,14 @@ from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.naming import RunNamingOptions, name_runs
-from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
+from builder.validate.fol_run import validate_fol_run
 
+NO_RELEVANT_TEXT_FIELD = Field(
+    "zero", description="art_rec and char_rec of a topic without relevant text: 0, or NaN as "
+    "inex_eval 3.1 prints it (its means are then NaN too).")
+MAX_RESULTS_FIELD = Field(
+    None, ge=1, description="Cut each topic after this many results (default: none, every line "
+    "is evaluated as inex_eval 3.1 does; INEX allowed 1500).")
 CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of articles named "
                      "by file id) over which element runs are resolved.")
 
@@ -39,7 +46,8 @@ class FocusedOptions(RunNamingOptions, EprumBlockOptions):
     model_config = ConfigDict(extra="forbid")
 
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
-    max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
+    max_results: int | None = MAX_RESULTS_FIELD
+    no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
     corpus: Path | None = CORPUS_FIELD
 
 
@@ -58,7 +66,7 @@ def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) 
 
 
 def validate_runs_with(
-    reads: list[RunRead], qrels: InexQrels, max_results: int, reject_overlap: bool
+    reads: list[RunRead], qrels: InexQrels, max_results: int | None, reject_overlap: bool
 ) -> list[RunRead]:
     """``validate_fol_run`` on each readable run: its findings, its table cut to what counts."""
     validated = []
@@ -107,7 +115,8 @@ def run_extras(ranked: RankedPassages, runs: pd.DataFrame) -> dict[str, pd.DataF
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
     extras = run_extras(ranked, runs) | eprum_extras(qrels, runs, options)
-    return Evaluation(focused_score_table(ranked, options.complete), extras)
+    return Evaluation(focused_score_table(ranked, options.complete,
+                                          no_relevant_text=options.no_relevant_text), extras)
 
 
 def read_qrels(path: Path) -> InexQrels:

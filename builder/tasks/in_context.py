@@ -32,7 +32,12 @@ from builder.measures.in_context import (
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
-from builder.tasks.focused import CORPUS_FIELD, qrels_findings, read_run_files
+from builder.tasks.focused import (
+    CORPUS_FIELD,
+    MAX_RESULTS_FIELD,
+    qrels_findings,
+    read_run_files,
+)
 from builder.tasks.naming import RunNamingOptions
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
@@ -45,6 +50,7 @@ class InContextOptions(RunNamingOptions, EprumBlockOptions):
 
     complete: bool = Field(False, description="inex_eval -c: topics without results count 0")
     ranks: tuple[int, ...] = Field(RANKS, description="the r of gP[r] and gR[r]")
+    max_results: int | None = MAX_RESULTS_FIELD
     gp_short_runs: Literal["inex_eval", "paper"] = Field(
         "inex_eval",
         description="gP[r] of a topic with n < r articles: gP[n] (inex_eval) or sum / r (eq. 11)",
@@ -95,8 +101,9 @@ def validate_runs(
     for read in reads:
         if read.table is not None:
             # inex_eval rejects overlapping passages in every task that reads passages.
-            table, general = validate_fol_run(read.table, read.path, topics, reject_overlap=True,
-                                              doc_chars=qrels.doc_chars, entry_points=best)
+            table, general = validate_fol_run(read.table, read.path, topics, options.max_results,
+                                              reject_overlap=True, doc_chars=qrels.doc_chars,
+                                              entry_points=best)
             found = general + validate_in_context(table, read.path, topics, best=best)
             read = RunRead(read.path, read.name, table, read.findings + found)
         validated.append(read)

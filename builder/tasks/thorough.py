@@ -21,6 +21,8 @@ from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
 from builder.tasks.focused import (
     CORPUS_FIELD,
+    MAX_RESULTS_FIELD,
+    NO_RELEVANT_TEXT_FIELD,
     qrels_findings,
     read_qrels,
     read_run_files,
@@ -28,7 +30,6 @@ from builder.tasks.focused import (
     validate_runs_with,
 )
 from builder.tasks.naming import RunNamingOptions
-from builder.validate.fol_run import DEFAULT_MAX_RESULTS
 
 
 class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
@@ -37,7 +38,8 @@ class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
     model_config = ConfigDict(extra="forbid")
 
     complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
-    max_results: int = Field(DEFAULT_MAX_RESULTS, ge=1, description="Results kept per topic.")
+    max_results: int | None = MAX_RESULTS_FIELD
+    no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
     alpha: float = Field(1.0, ge=0.0, le=1.0, description="HiXEval overlap weight: 1 overlap=on, 0 off.")
     overlap: Literal["once", "each"] = Field(
         "once", description="inex_eval's measures: text retrieved by two results counts once "
@@ -52,7 +54,7 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
     scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus,
-                                  options.overlap)
+                                  options.overlap, options.no_relevant_text)
     return Evaluation(scores, run_extras(ranked, runs) | eprum_extras(qrels, runs, options))
 
 

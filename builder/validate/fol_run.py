@@ -7,11 +7,13 @@
 - a passage ending beyond the article's length (``doc_chars`` of the qrels): warning;
 - overlapping passages of one article (focused only): error naming both lines. inex_eval
   3.1 misses a passage nested strictly inside an earlier one; we catch every overlap. As in
-  inex_eval, the passages of a topic's second block (see below) are checked apart from the first;
+  inex_eval, the passages of a topic's second block (see below) are checked apart from the first,
+  and those of a topic absent from the qrels not at all (inex_eval skips its lines);
 - a topic in separate blocks of lines: warning (inex_eval counts the second block's articles
   again, which can push recall above 1; we follow it);
 - topics without qrels: warning (inex_eval skips their lines);
-- more than ``max_results`` lines for a topic: warning, and the lines after are cut;
+- more than 1500 lines for a topic (INEX's limit): warning; inex_eval 3.1 evaluates them all,
+  and so do we unless ``max_results`` is set, which cuts the lines after it;
 - rank or score disagreeing with the line order: info (the ranking is the line order).
 """
 
@@ -24,19 +26,22 @@ from builder.findings import Finding
 from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.measures.passage_overlap import first_overlaps
 
-DEFAULT_MAX_RESULTS = 1500
+INEX_RESULT_LIMIT = 1500
+"""Results per topic the INEX submission rules allowed (2007-2010)."""
+DEFAULT_MAX_RESULTS: int | None = None
+"""No cut: inex_eval 3.1 evaluates every line of a topic, however many."""
 
 
 def validate_fol_run(
     table: pd.DataFrame,
     label: str,
     qrels_topics: list[str],
-    max_results: int = DEFAULT_MAX_RESULTS,
+    max_results: int | None = DEFAULT_MAX_RESULTS,
     reject_overlap: bool = True,
     doc_chars: pd.Series | None = None,
     entry_points: bool = False,
 ) -> tuple[pd.DataFrame, list[Finding]]:
-    """The table to evaluate (cut at ``max_results`` per topic) and the findings.
+    """The table to evaluate (cut at ``max_results`` per topic, when given) and the findings.
 
     ``doc_chars``: the length of each article the qrels know (indexed by file).
     ``entry_points``: the lines are best entry points (best in context), whose length is 0."""
@@ -48,22 +53,29 @@ def validate_fol_run(
     epoch = _epochs(table["topic"].to_numpy(), known)
     findings += _topic_blocks(table, label, known)
     if reject_overlap:
-        findings += _overlaps(table, label, epoch)
+        findings += _overlaps(table[known], label, epoch[known])
     unjudged = sorted(set(table.loc[~known, "topic"]))
     if unjudged:
         findings.append(
             Finding(label, None, "warning", f"{len(unjudged)} topics not in the qrels, not evaluated: "
                     + ", ".join(unjudged[:10]) + (" ..." if len(unjudged) > 10 else ""))
         )
-    over = table["order"].to_numpy() > max_results
+    order = table["order"].to_numpy()
+    over = order > (max_results or INEX_RESULT_LIMIT)
     if over.any():
         first = int(lines[over][0])
         topics = table.loc[over, "topic"].nunique()
-        findings.append(
-            Finding(label, first, "warning", f"{topics} topics have more than {max_results} results; "
-                    f"{int(over.sum())} lines after the {max_results}th of their topic are not evaluated")
-        )
+        if max_results is None:
+            message = (f"{topics} topics have more than {INEX_RESULT_LIMIT} results (INEX's "
+                       "limit); every line is evaluated, as inex_eval 3.1 does (option "
+                       "max_results cuts)")
+        else:
+            message = (f"{topics} topics have more than {max_results} results; {int(over.sum())} "
+                       f"lines after the {max_results}th of their topic are not evaluated")
+        findings.append(Finding(label, first, "warning", message))
     findings += _rank_order(table, label)
+    if max_results is None:
+        return table, findings
     return table.loc[~over].reset_index(drop=True), findings
 
 

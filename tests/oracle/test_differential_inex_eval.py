@@ -20,9 +20,10 @@ from hypothesis import strategies as st
 from tests.oracle.inex_eval_program import compared, inex_eval, ours
 
 
-def campaign_text(seed: int, overlapping: bool) -> tuple[str, str]:
+def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False) -> tuple[str, str]:
     """qrels and run lines of one random campaign (``overlapping``: thorough passages may
-    overlap and nest; else the passages of an article are disjoint)."""
+    overlap and nest; else the passages of an article are disjoint; ``empty_topics``: a topic
+    may have no relevant text)."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
     for topic in range(1, int(rng.integers(2, 5)) + 1):
@@ -33,8 +34,8 @@ def campaign_text(seed: int, overlapping: bool) -> tuple[str, str]:
             cuts = np.sort(rng.choice(length, size=2 * int(rng.integers(0, 3)), replace=False))
             spans = [(int(a), int(b - a)) for a, b in cuts.reshape(-1, 2) if b > a]
             highlighted = sum(n for _, n in spans)
-            # The relevant topics' best entry point; every topic keeps one relevant article.
-            if not spans and file == 10 * topic:
+            # Unless asked for topics without relevant text, a topic's first article is relevant.
+            if not spans and file == 10 * topic and not empty_topics:
                 spans, highlighted = [(0, length // 2)], length // 2
             text = " ".join(f"{a}:{n}" for a, n in spans)
             bep = spans[0][0] if spans else 0
@@ -75,3 +76,30 @@ def test_random_campaigns_equal_inex_eval(tmp_path: Path, kind: str, seed: int) 
     assert missing.empty, (missing, qrels_text, run_text)
     differ = table[(table["value"] - table["official"]).abs() > 1e-9]
     assert differ.empty, (differ, qrels_text, run_text)
+
+
+@pytest.mark.parametrize("kind", ["focused", "thorough"])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_topics_without_relevant_text_print_nan_as_inex_eval_with_the_option(
+        tmp_path: Path, kind: str, seed: int) -> None:
+    qrels_text, run_text = campaign_text(seed, overlapping=kind == "thorough", empty_topics=True)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, _ = ours(kind, qrels, run, no_relevant_text="nan")
+    table = compared(inex_eval(kind, qrels, run), scores)
+    same = np.isclose(table["value"], table["official"], rtol=0, atol=1e-9, equal_nan=True)
+    assert same.all(), (table[~same], qrels_text, run_text)
+
+
+def test_the_issue_repro_of_a_topic_without_relevant_text(tmp_path: Path) -> None:
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 Q0 10 100 1000 0 0:100\n1 Q0 11 0 1000\n2 Q0 20 0 1000\n")
+    run.write_text("1 Q0 10 1 -1 r 0 100\n2 Q0 20 1 -1 r 0 100\n")
+    official = inex_eval("focused", qrels, run)
+    nan = compared(official, ours("focused", qrels, run, no_relevant_text="nan")[0])
+    assert nan.loc[nan["measure"] == "char_rec", "official"].isna().sum() == 2  # topic 2, all
+    assert np.isclose(nan["value"], nan["official"], rtol=0, atol=1e-9, equal_nan=True).all()
+    zero = compared(official, ours("focused", qrels, run)[0]).set_index(["measure", "topic"])
+    assert zero.loc[("char_rec", "2"), "value"] == 0 and zero.loc[("char_rec", "all"), "value"] == 0.5

@@ -65,3 +65,23 @@ def test_topic_in_two_blocks_and_unjudged_topic():
     assert warnings[0][0] == 3 and "starts again" in warnings[0][1]
     assert "not in the qrels" in warnings[1][1]
     assert errors(findings) == []  # the second block is checked apart, as inex_eval does
+
+
+def test_more_than_1500_results_are_all_evaluated_as_inex_eval_does():
+    lines = "".join(f"1 Q0 a{i} {i + 1} {-i} t 0 1\n" for i in range(1501))
+    table, findings = check(lines, max_results=None)
+    assert len(table) == 1501
+    [warning] = [f for f in findings if "1500" in f.message]
+    assert warning.severity == "warning" and warning.line == 1501
+    assert "every line is evaluated" in warning.message
+    table, _ = check(lines, max_results=1500)
+    assert len(table) == 1500
+
+
+def test_overlaps_in_a_topic_absent_from_the_qrels_are_not_errors():
+    # inex_eval skips the lines of topics it has no qrels for: such a run is evaluated.
+    text = "1 Q0 a 1 3 t 0 10\n2 Q0 a 1 2 t 0 10\n2 Q0 a 2 1 t 5 10\n"
+    _, findings = check(text, topics=("1",))
+    assert not [f for f in findings if f.severity == "error"]
+    _, findings = check(text, topics=("1", "2"))
+    assert [f.line for f in findings if f.severity == "error"] == [3]
