@@ -338,12 +338,14 @@ def _merge(table: pa.Table, lines: np.ndarray, suspect: np.ndarray, odd: list[tu
     order_lines = np.concatenate((lines[kept], np.asarray(careful_lines, dtype=np.int64)))
     index = np.concatenate((kept, table.num_rows + np.arange(len(careful_lines))))
     order = np.argsort(order_lines, kind="stable")
-    merged = pa.concat_tables([table, careful]).take(pa.array(index[order]))
-    for name in layout.names:
+    # Only the columns kept are reordered (the fields read and ignored are not copied).
+    merged = pa.concat_tables([table.select(layout.kept), careful.select(layout.kept)])
+    merged = merged.take(pa.array(index[order]))
+    for name in layout.kept:
         if layout.type_of(name) == pa.float64() and merged.column(name).type != pa.float64():
             position = merged.schema.get_field_index(name)
             merged = merged.set_column(position, name, pc.cast(merged.column(name), pa.float64()))
-    return TextTable(merged.select(layout.kept), order_lines[order], findings), extra
+    return TextTable(merged, order_lines[order], findings), extra
 
 
 def _read_normalised(data: bytes, layout: _Layout) -> TextTable:

@@ -155,14 +155,9 @@ def topic_index_page(analysis: SiteTask) -> Page:
 
 
 def _sortable(table: Table, noun: str) -> Table:
-    """``table`` with the sorting and filtering controls of ``assets/tables.js``, where the
-    site has them."""
-    from builder.site import tables
-
-    controls = getattr(tables, "TableControls", None)
-    if controls is not None:
-        table.controls = controls(noun=noun, filter_columns=(0, 1), filter_label="Filter by "
-                                  "topic or title")
+    """``table`` with the sorting and filtering controls of ``assets/tables.js``."""
+    table.controls = TableControls(noun=noun, filter_columns=(0, 1),
+                                   filter_label="Filter by topic or title")
     return table
 
 

@@ -197,3 +197,25 @@ def test_home_page_is_axe_clean_with_a_highlighted_run(covid_site: Path, visit: 
 
 def test_the_home_page_is_valid_html(covid_site: Path) -> None:
     assert vnu_errors([covid_site / "index.html"], covid_site) == []
+
+
+def test_the_topics_list_sorts_by_difficulty(covid_site: Path, visit: Any) -> None:
+    seen = visit(covid_site / "covid" / "topics" / "index.html")
+    page = seen.page
+
+    def column(name: str) -> list[str]:
+        return page.evaluate(
+            """(name) => {
+                const table = document.querySelector('#topics');
+                const index = [...table.tHead.rows[0].cells].findIndex(
+                    th => th.textContent.trim() === name);
+                return [...table.tBodies[0].rows].filter(r => !r.hidden)
+                    .map(r => r.cells[index].textContent.trim());
+            }""", name)
+
+    best = "Best ndcg_cut_10"
+    before = [float(v) for v in column(best)]
+    assert len(before) == 30 and sorted(before) != before
+    page.locator("#topics thead th").filter(has_text=best).first.locator("button").click()
+    assert [float(v) for v in column(best)] == sorted(before, reverse=True)
+    assert seen.console_errors == [] and seen.remote_requests() == []
