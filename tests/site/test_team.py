@@ -97,3 +97,12 @@ def test_an_unknown_team_is_refused(tmp_path: Path, capsys) -> None:
     err = capsys.readouterr().err
     assert "no run of team 'Nobody'" in err and "Kestrel Labs" in err
     assert not (tmp_path / "x").exists()
+
+
+def test_the_bundle_is_valid_html_and_leaks_no_machine_path(bundle: Path) -> None:
+    from tests.site.browser import vnu_errors
+    from tests.site.site_checks import published_leaks
+
+    assert published_leaks(bundle, [bundle, ROOT, ROOT / "data"]) == []
+    pages = sorted(bundle.rglob("*.html"))
+    assert vnu_errors(pages, bundle) == []
