@@ -7,9 +7,11 @@ LF), the same with CRLF line ends, with a seventh field on every line, and with 
 (a missing field, a score that is not a number, a doubled blank, a NaN score, in turn). Each is
 read by the TREC run reader (``builder.formats.trec_run.read_trec_run``) and validated
 (``builder.validate.trec_run``) seven times, each in a fresh process (this script again, with
-``--read FILE``); the median wall time and peak resident memory are printed side by side with
-their ratio to the clean file's, measured in the same invocation (the machine is shared, so
-only same-run ratios mean anything). Target: every ratio at most 1.5.
+``--read FILE``), the four files in turn in each of the seven rounds (so a change in the
+machine's load falls on all four alike); the median wall time and peak resident memory are
+printed side by side with their ratio to the clean file's, measured in the same invocation
+(the machine is shared, so only same-run ratios mean anything). Target: every ratio at most
+1.5.
 """
 
 from __future__ import annotations
@@ -63,14 +65,21 @@ def read_once(path: Path) -> None:
     print(f"{seconds:.4f} {peak:.1f} {len(run.table)} {errors} {len(findings)}")
 
 
-def measure(path: Path) -> tuple[float, float, int, int, int]:
-    results = []
+def read_in_child(path: Path) -> tuple[float, float, int, int, int]:
+    out = subprocess.run([sys.executable, __file__, "--read", str(path)], check=True,
+                         capture_output=True, text=True).stdout.split()
+    return float(out[0]), float(out[1]), int(out[2]), int(out[3]), int(out[4])
+
+
+def measure(paths: dict[str, Path]) -> dict[str, tuple[float, float, int, int, int]]:
+    """Median seconds and peak MB of each file over ``REPEATS`` rounds; each round reads every
+    file once, in turn, so a change in the machine's load falls on all files alike."""
+    results: dict[str, list[tuple[float, float, int, int, int]]] = {name: [] for name in paths}
     for _ in range(REPEATS):
-        out = subprocess.run([sys.executable, __file__, "--read", str(path)], check=True,
-                             capture_output=True, text=True).stdout.split()
-        results.append((float(out[0]), float(out[1]), int(out[2]), int(out[3]), int(out[4])))
-    return (statistics.median(r[0] for r in results), statistics.median(r[1] for r in results),
-            *results[0][2:])
+        for name, path in paths.items():
+            results[name].append(read_in_child(path))
+    return {name: (statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs),
+                   *runs[0][2:]) for name, runs in results.items()}
 
 
 def main(lines: int) -> None:
@@ -79,10 +88,10 @@ def main(lines: int) -> None:
           f"{'x clean':>9}{'peak MB':>9}{'x clean':>9}")
     with tempfile.TemporaryDirectory() as folder:
         paths = write_runs(Path(folder), lines)
-        clean = None
+        measured = measure(paths)
+        clean = measured["clean"]
         for name, path in paths.items():
-            seconds, peak, rows, errors, findings = measure(path)
-            clean = clean or (seconds, peak)
+            seconds, peak, rows, errors, findings = measured[name]
             size = path.stat().st_size / 2**20
             print(f"{name:<14}{size:>7.0f}{rows:>11,}{errors:>8,}{findings:>10,}{seconds:>9.2f}"
                   f"{seconds / clean[0]:>9.2f}{peak:>9.0f}{peak / clean[1]:>9.2f}", flush=True)

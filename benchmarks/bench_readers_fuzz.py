@@ -3,7 +3,8 @@
     python benchmarks/bench_readers_fuzz.py [EXAMPLES] [READER,READER...]
 
 For each reader of ``tests/formats/reader_cases.py`` (TREC run, TREC qrels, FOL run, INEX
-qrels, TREC / XML / INEX topics, run metadata CSV and YAML, config), EXAMPLES (default
+qrels, TREC / XML / INEX topics, run metadata CSV and YAML, config, TREC-like element runs and
+INEX XML submissions resolved over a small corpus, EPRUM navigation tables), EXAMPLES (default
 10,000) random inputs are read, and the outcomes are counted: read (possibly with findings),
 refused with the project's own ``InputError``, or any other exception (a bug: the first one
 of each kind is printed with its input). The suite runs the same property derandomised on a
@@ -45,14 +46,14 @@ def fuzz(name: str, examples: int) -> tuple[Counter[str], dict[str, tuple[bytes,
 
 def main(examples: int, names: list[str]) -> int:
     print(f"{examples:,} random inputs per reader (random bytes or mutated real lines)")
-    print(f"{'reader':<15}{'examples':>9}{'read':>8}{'InputError':>12}{'other':>7}{'seconds':>9}")
+    print(f"{'reader':<18}{'examples':>9}{'read':>8}{'InputError':>12}{'other':>7}{'seconds':>9}")
     failed = 0
     for name in names:
         start = time.perf_counter()
         outcomes, bugs = fuzz(name, examples)
         seconds = time.perf_counter() - start
         total = sum(outcomes.values())
-        print(f"{name:<15}{total:>9,}{outcomes['read']:>8,}{outcomes['input error']:>12,}"
+        print(f"{name:<18}{total:>9,}{outcomes['read']:>8,}{outcomes['input error']:>12,}"
               f"{outcomes['other exception']:>7,}{seconds:>9.1f}", flush=True)
         for kind, (content, trace) in bugs.items():
             print(f"  {kind} on {content[:200]!r}\n{trace}")

@@ -201,10 +201,17 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         except ImportError as exc:
             problems.append(f"{key}.kind: task kind {task['kind']!r} is not available: {exc}")
     corpus = _corpus(key, task.get("corpus"), base, kind, problems)
+    given = task.get("options") or {}
+    if isinstance(given, dict) and isinstance(given.get("corpus"), str):
+        # options: {corpus: DIR} is the same path as corpus: DIR, relative to the config too
+        if corpus is not None:
+            problems.append(f"{key}.options.corpus: the corpus is given twice (also {key}.corpus)")
+        given = {k: v for k, v in given.items() if k != "corpus"}
+        corpus = _corpus(f"{key}.options", task["options"]["corpus"], base, kind, problems)
     if kind is not None:
         try:
             options = kind.options_model.model_validate(
-                {**(task.get("options") or {}), **({"corpus": corpus} if corpus else {})})
+                {**given, **({"corpus": corpus} if corpus else {})})
         except ValidationError as exc:
             problems += [_pydantic_problem(f"{key}.options", e) for e in exc.errors()]
         _check_measures(key, task, kind, problems)
@@ -235,7 +242,8 @@ def _corpus(key: str, value: Any, base: Path, kind: TaskKind | None,
     path = (base / str(value)).resolve()
     if kind is not None and "corpus" not in kind.options_model.model_fields:
         problems.append(f"{key}.corpus: a {kind.name} task reads no XML corpus")
-    elif not path.exists():
+        return None
+    if not path.exists():
         problems.append(f"{key}.corpus: not found: {value}")
     return path
 

@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from builder.findings import has_error, sort_findings
     from builder.formats.element_convert import convert_run
+    from builder.formats.source import write_output
     from builder.formats.xml_corpus import CorpusError, open_index
 
     try:
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if text is None:
         return 2
     if args.output is not None:
-        args.output.write_text(text, encoding="utf-8")
+        write_output(args.output, text)
     else:
         sys.stdout.write(text)
     return 1 if has_error(findings) else 0

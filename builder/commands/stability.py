@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     import numpy as np
 
     from builder.commands.task_input import TaskInputError, read_task_input
+    from builder.formats.source import make_folder, write_output
     from builder.stats.rescoring import rescorer_for
     from builder.stats.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
 
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"appendix stability: {error}", file=sys.stderr)
         return 2
     if task.runs is None:
-        return 1
+        return task.status
     if args.iterations < 1:
         print("appendix stability: --iterations must be at least 1", file=sys.stderr)
         return 2
@@ -77,18 +78,18 @@ def run(args: argparse.Namespace) -> int:
     rescorer = rescorer_for(task.kind, task.qrels, task.runs, task.options, task.measures)
     dump = args.dump
     if dump is not None:
-        dump.mkdir(parents=True, exist_ok=True)
+        make_folder(dump)
 
     def write_qrels(level, iteration, keep, scores) -> None:
         if dump is not None:
             path = dump / f"pool-{_label(level)}-{iteration}.qrels"
-            path.write_text(rescorer.sampled_qrels(keep), encoding="utf-8")
+            write_output(path, rescorer.sampled_qrels(keep))
 
     def write_topics(level, iteration, chosen) -> None:
         if dump is not None:
             topics = [t for t, n in zip(rescorer.topics, chosen) if n]
             path = dump / f"topics-{_label(level)}-{iteration}.txt"
-            path.write_text("".join(f"{t}\n" for t in topics), encoding="utf-8")
+            write_output(path, "".join(f"{t}\n" for t in topics))
 
     full = rescorer.score(None)
     tables = []

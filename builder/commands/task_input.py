@@ -31,7 +31,7 @@ def read_task_input(args: argparse.Namespace, command: str,
     stderr. Raises ``TaskInputError`` on bad arguments or unreadable qrels."""
     import pandas as pd
 
-    from builder.commands.task_options import task_of
+    from builder.commands.task_options import exit_status, task_of
     from builder.findings import sort_findings
     from builder.measures.registry import select_measures
     from builder.pipeline import InputError, read_task, validate_task
@@ -52,4 +52,4 @@ def read_task_input(args: argparse.Namespace, command: str,
     if runs is None:
         print(f"appendix {command}: no run could be used", file=sys.stderr)
     return TaskInput(kind, task.options, inputs.qrels, runs, measures,
-                     1 if inputs.rejected else 0)
+                     exit_status(inputs.reads))

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"appendix ties: {error}", file=sys.stderr)
         return 2
     if task.runs is None:
-        return 1
+        return task.status
     table = tie_table(task.runs, task.qrels, task.options, task.measures)
     if args.format == "json":
         records = table.astype(object).where(table.notna(), None).to_dict(orient="records")

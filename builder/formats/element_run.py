@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from lxml import etree
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
+from builder.formats.source import decode_text, read_input
 
 COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line", "rank",
            "score", "tag", "order"]
@@ -51,13 +53,19 @@ def looks_like_xml(text: str) -> bool:
 
 def read_element_run(source: Path, name: str | None = None, label: str | None = None
                      ) -> tuple[pd.DataFrame | None, list[Finding]]:
-    """Read an element run (either format, told apart by its first character)."""
+    """Read an element run (either format, told apart by its first character). A file that
+    cannot be opened, unpacked or decoded (``builder.formats.source``'s encoding policy; an
+    XML submission may declare its encoding) is a finding, not an exception."""
     path = Path(source)
     label = label or str(path)
-    data = path.read_bytes()
-    if looks_like_xml(data[:4096].decode("utf-8", "replace")):
-        return read_inex_submission(data, name or path.name, label)
-    return read_trec_element_run(data.decode("utf-8", "replace"), name or path.name, label)
+    try:
+        data = read_input(path)
+        if looks_like_xml(data[:4096].decode("utf-8", "replace")):
+            return read_inex_submission(data, name or path.name, label)
+        text = decode_text(data, label)
+    except InputError as error:
+        return None, [replace(f, file=label) for f in error.findings]
+    return read_trec_element_run(text, name or path.name, label)
 
 
 def read_trec_element_run(text: str, name: str, label: str

@@ -16,13 +16,14 @@ points at one ideal element per rank with certainty (E[ML*_r] = r). Blank lines 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, InputError
+from builder.formats.source import decode_text, read_input
 
 HEADER = ["topic", "rank", "element", "probability"]
 IDEALISM = "idealism"
@@ -58,9 +59,9 @@ def read_navigation(path: Path | str, label: str | None = None) -> NavigationTab
     path = Path(path)
     label = label or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise NavigationError([Finding(label, None, "error", f"cannot read: {error}")]) from None
+        text = decode_text(read_input(path), label)
+    except InputError as error:
+        raise NavigationError([replace(f, file=label) for f in error.findings]) from None
     return parse_navigation(text, label)
 
 
@@ -75,6 +76,10 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
         keep[np.flatnonzero(keep)[0]] = False
     problems: list[tuple[np.ndarray, str]] = [(numbers[keep & (counts != 4)], "expected 4 fields: topic rank element probability")]
     keep &= counts == 4
+    if not keep.any():  # numpy's string functions fail on empty arrays
+        findings = [Finding(label, int(line), "error", message)
+                    for line in problems[0][0][:MAX_REPORTED] for message in [problems[0][1]]]
+        raise NavigationError(findings or [Finding(label, None, "error", "no navigation rows")])
     tokens, numbers = tokens[keep], numbers[keep]
     topic, rank, element, value = (tokens.str[i].astype(str).to_numpy() for i in range(4))
 

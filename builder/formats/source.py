@@ -35,8 +35,8 @@ def is_unreadable(finding: Finding) -> bool:
     return finding.message.startswith(UNREADABLE)
 
 
-def open_problem(error: OSError) -> str:
-    """Why a file could not be opened, in a user's words."""
+def open_problem(error: OSError, doing: str = "read") -> str:
+    """Why a file could not be opened (to ``doing``: read or write), in a user's words."""
     reasons = {
         errno.ENOENT: "file not found",
         errno.EISDIR: "is a folder, not a file",
@@ -45,8 +45,30 @@ def open_problem(error: OSError) -> str:
         errno.EPERM: "permission denied",
         errno.ENOTDIR: "a part of the path is not a folder",
         errno.ENAMETOOLONG: "file name too long",
+        errno.ENOSPC: "no space left on the device",
+        errno.EROFS: "read-only file system",
+        errno.EEXIST: "a file of that name exists",
     }
-    return f"cannot read: {reasons.get(error.errno, error.strerror or str(error))}"
+    return f"cannot {doing}: {reasons.get(error.errno, error.strerror or str(error))}"
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (an output the user named), or raise ``InputError`` saying
+    why it cannot be written (a missing folder, a folder, no permission, a full disk)."""
+    try:
+        if os.path.isdir(path):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise InputError.at(str(path), None, open_problem(error, "write")) from None
+
+
+def make_folder(path: Path) -> None:
+    """Create the output folder ``path`` (and its parents), or raise ``InputError`` why not."""
+    try:
+        Path(path).mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InputError.at(str(path), None, open_problem(error, "create the folder")) from None
 
 
 def read_input(path: Path | str) -> bytes:

@@ -80,6 +80,75 @@ def _inex_qrels(path: Path) -> object:
     return read_inex_qrels(path)
 
 
+ARTICLES = {
+    "100": '<article><name>Gr\u00fc\u00dfe &amp; m\u00e1s</name><body><section><title>One</title>'
+           '<p>First para.</p><p>Second <b>bold</b> para.</p></section>'
+           '<section><p>Zweite Sektion</p></section></body></article>',
+    "101": '<article><name>Two</name><body><p>Alpha</p><p>Beta <i>gamma</i></p></body></article>',
+}
+ELEMENT_RUN = b"""1 Q0 100 1 3.5 elem /article[1]/body[1]/section[1]/p[2]
+1 Q0 100 2 3.0 elem /article/body/section[2]
+1 Q0 101 3 2.5 elem /article[1]/body[1]/p[2]/i[1]
+1 Q0 101 4 2.0 elem /article/name/text()
+2 Q0 100 1 1.5 elem /article[1]/body[1]/section[1]/p[1]/text()[1]
+2 Q0 101 2 1.0 elem /article[1]
+"""
+INEX_SUBMISSION = b"""<?xml version="1.0"?>
+<inex-submission participant-id="9" run-id="xmlrun" task="Focused" result-type="element">
+  <topic-fields title="yes"/>
+  <topic topic-id="1">
+    <result><file>100</file><path>/article[1]/body[1]/section[2]</path><rsv>3</rsv></result>
+    <result><file>100</file>
+      <passage start="/article[1]/body[1]/section[1]/p[1]/text()[1].6"
+               end="/article[1]/body[1]/section[1]/p[2]/text()[1].6"/><rsv>2</rsv></result>
+    <result><file>101</file><fol offset="0" length="3"/><rsv>1</rsv></result>
+  </topic>
+  <topic topic-id="2">
+    <result><file>101</file><path>/article[1]/body[1]/p[1]</path><rank>1</rank></result>
+  </topic>
+</inex-submission>
+"""
+NAVIGATION = b"""topic rank element probability
+# a comment
+1 1 a 0.8
+1 1 b 0.2
+1 2 b 1
+1 idealism a 1
+1 idealism b 0.5
+1 ideal:1 a 1
+2 1 c 1
+"""
+
+
+@cache
+def _element_reader() -> object:
+    """One reader over a two-article corpus written in the scratch folder (its index cached
+    there too), so element paths are resolved as well as read."""
+    from builder.formats.passage_run import PassageRunReader
+    from builder.formats.xml_corpus import open_index
+
+    corpus = _folder() / "corpus"
+    corpus.mkdir(exist_ok=True)
+    for name, text in ARTICLES.items():
+        (corpus / f"{name}.xml").write_text(text, encoding="utf-8")
+    index = open_index(corpus, cache_dir=_folder() / "cache", workers=1, progress=None)
+    return PassageRunReader(corpus, index=index)
+
+
+def _element_run(path: Path) -> object:
+    return _element_reader().read(path)
+
+
+def _navigation(path: Path) -> object:
+    from builder.findings import InputError
+    from builder.formats.eprum_navigation import NavigationError, read_navigation
+
+    try:
+        return read_navigation(path)
+    except NavigationError as error:  # the EPRUM reader's own input error
+        raise InputError(error.findings) from None
+
+
 def _config(path: Path) -> object:
     from builder.config import load_config
 
@@ -138,6 +207,12 @@ READERS: dict[str, Reader] = {
     "metadata-csv": Reader("runs.csv", _lines(DATA / "adhoc" / "runs.csv"), _metadata),
     "metadata-yaml": Reader("runs.yml", METADATA_YAML.splitlines(keepends=True), _metadata),
     "config": Reader("site_config.yml", CONFIG.splitlines(keepends=True), _config),
+    "trec-element-run": Reader("elements.txt", ELEMENT_RUN.splitlines(keepends=True),
+                               _element_run),
+    "inex-xml-run": Reader("submission.xml", INEX_SUBMISSION.splitlines(keepends=True),
+                           _element_run),
+    "eprum-navigation": Reader("navigation.txt", NAVIGATION.splitlines(keepends=True),
+                               _navigation),
 }
 
 # Bytes that matter to these formats: blanks, line ends, field and YAML/XML/CSV syntax, signs,

@@ -1,8 +1,9 @@
 """Property: no file makes a reader fail with anything but the project's own ``InputError``.
 
 For every reader of a user's file (TREC run, TREC qrels, FOL run, INEX qrels, TREC / XML /
-INEX topics, run metadata CSV and YAML, config), random bytes and mutated real lines are read
-(``reader_cases``). A few hundred examples per reader here, derandomised so the suite is
+INEX topics, run metadata CSV and YAML, config, the element runs of the INEX tasks (TREC-like
+and INEX XML submissions, read and resolved over a small corpus), EPRUM navigation tables),
+random bytes and mutated real lines are read (``reader_cases``). A few hundred examples per reader here, derandomised so the suite is
 stable; ``benchmarks/bench_readers_fuzz.py`` runs 10,000 per reader at random.
 """
 
