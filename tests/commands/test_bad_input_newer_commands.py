@@ -115,3 +115,30 @@ def test_stability_and_ties_name_the_unusable_qrels_and_run(tmp_path, capsys, co
     code, _, err = cli(capsys, command, ADHOC_QRELS, bad)
     assert code == 2  # as evaluate: a run file that could not be read at all
     assert f"{bad}:1: error: not UTF-8: byte 6 (0xe9) is invalid" in err
+
+
+def test_demo_into_a_folder_that_cannot_be_made(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    code, out, err = cli(capsys, "demo", blocker)
+    assert code == 2 and out == ""
+    assert err.startswith(f"appendix demo: {blocker}/") and "cannot write: a part of the path " \
+        "is not a folder" in err
+
+
+@pytest.mark.parametrize(("corpus", "kind", "problem"), [
+    ("nocorpus", "focused", "tasks[0].options.corpus: not found: nocorpus"),
+    ("corpus", "adhoc", "tasks[0].options.corpus: a adhoc task reads no XML corpus"),
+])
+def test_corpus_in_the_task_options_is_checked_like_the_task_corpus(tmp_path, capsys, corpus,
+                                                                     kind, problem):
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "runs").mkdir()
+    (tmp_path / "runs" / "r.txt").write_text(ELEMENT_RUN)
+    config = tmp_path / "c.yml"
+    config.write_text(f"campaign: {{title: T}}\ntasks:\n  - {{id: t, title: T, kind: {kind}, "
+                      f"qrels: {DATA / 'inex' / 'qrels.txt'}, runs: runs/, "
+                      f"options: {{corpus: {corpus}}}}}\n")
+    code, _, err = cli(capsys, "build", "--config", config, "--quiet")
+    assert code == 2
+    assert err == f"appendix build: invalid config {config}: 1 problem(s)\n  {problem}\n"
