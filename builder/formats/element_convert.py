@@ -36,7 +36,7 @@ def _deepest_elements(fol: pd.DataFrame, index: CorpusIndex) -> pd.Series:
 
 def _scores(fol: pd.DataFrame) -> pd.Series:
     score = fol["score"].where(np.isfinite(fol["score"]), 0.0)
-    return score.map(repr)
+    return score.map(repr).astype(object)  # text even when no result is left
 
 
 def write_fol(fol: pd.DataFrame) -> str:

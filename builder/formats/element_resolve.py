@@ -27,6 +27,7 @@ from builder.formats.xml_node_keys import NodeKeys
 
 _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
 MAX_FINDINGS_PER_REASON = 20
+MAX_CHARACTER_DIGITS = 15
 
 
 _FULL_FORM = r"^(/[^/\[\]\s]+\[\d+\])+$"
@@ -62,8 +63,12 @@ def normal_form(paths: pd.Series | np.ndarray) -> tuple[pa.Array, np.ndarray]:
     needs = pc.and_(pc.not_equal(flat, ""), pc.invert(pc.ends_with(flat, "]")))
     flat = pc.if_else(needs, pc.binary_join_element_wise(flat, "[1]", ""), flat)
     fixed = pc.binary_join(pa.ListArray.from_arrays(steps.offsets, flat), "/")
-    chars[other] = pc.if_else(suffixed, pc.cast(pc.if_else(
-        suffixed, pc.struct_field(parts, "chars"), "0"), pa.int64()), -1).to_numpy()
+    digits = pc.struct_field(parts, "chars")
+    # More digits than any text has characters (and than int64 holds): beyond the node.
+    digits = pc.if_else(pc.greater(pc.utf8_length(digits), MAX_CHARACTER_DIGITS),
+                        "9" * MAX_CHARACTER_DIGITS, digits)
+    chars[other] = pc.if_else(suffixed, pc.cast(pc.if_else(suffixed, digits, "0"), pa.int64()),
+                              -1).to_numpy()
     # Put the fixed paths back in place: take from the concatenation [text, fixed].
     source = np.arange(len(text), dtype=np.int64)
     source[other] = len(text) + np.arange(len(other))
@@ -123,7 +128,11 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
     finish = np.where(end_chars >= 0, last_start + end_chars, last_end)
     begin = np.where(is_fol, table["offset"], begin)
     finish = np.where(is_fol, table["offset"] + table["length"], finish)
-    resolved = (~np.isnan(begin) & ~np.isnan(finish))
+    # A ``.N`` point lies in its node: N at most the node's length.
+    with np.errstate(invalid="ignore"):
+        beyond = ~is_fol & (((start_chars >= 0) & (first_start + start_chars > first_end))
+                            | (passages & (end_chars >= 0) & (last_start + end_chars > last_end)))
+    resolved = (~np.isnan(begin) & ~np.isnan(finish)) & ~beyond
     inside = resolved & (np.nan_to_num(finish) >= np.nan_to_num(begin))
 
     findings: list[Finding] = []
@@ -136,6 +145,9 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                 paths.take(failed).to_numpy(zero_copy_only=False), nodes, index)
             lines = table["line"].to_numpy()[failed]
             findings += _capped(label, lines, [f"{part}{reason}" for reason in reasons])
+    lines = table["line"].to_numpy()[beyond]
+    findings += _capped(label, lines, ["a character position (.N) beyond the end of its node"]
+                        * len(lines))
     backwards = resolved & ~inside
     lines = table["line"].to_numpy()[backwards]
     findings += _capped(label, lines, ["passage ends before it starts"] * len(lines))

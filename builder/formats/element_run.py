@@ -45,6 +45,8 @@ COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line
 (empty for elements); ``offset``/``length``: a ``<fol>`` result's range (-1 otherwise)."""
 TREC_FIELDS = 7
 MAX_LINE_FINDINGS = 20
+MAX_OFFSET = 2**53
+"""Larger offsets and lengths are no article's (and would not survive the float arithmetic)."""
 
 
 def looks_like_xml(text: str) -> bool:
@@ -136,8 +138,11 @@ def read_inex_submission(data: bytes, name: str, label: str
                 try:
                     offset, length = int(fol.get("offset", "")), int(fol.get("length", ""))
                 except ValueError:
+                    offset, length = -1, 0
+                if not (0 <= offset < MAX_OFFSET and 0 < length < MAX_OFFSET):
                     findings.append(Finding(label, fol.sourceline, "error",
-                                            "<fol> offset and length must be integers"))
+                                            "<fol> offset must be an integer of 0 or more and "
+                                            "length a positive integer"))
                     continue
             if not file:
                 findings.append(Finding(label, result.sourceline, "error",

@@ -142,3 +142,43 @@ def test_corpus_in_the_task_options_is_checked_like_the_task_corpus(tmp_path, ca
     code, _, err = cli(capsys, "build", "--config", config, "--quiet")
     assert code == 2
     assert err == f"appendix build: invalid config {config}: 1 problem(s)\n  {problem}\n"
+
+
+@pytest.mark.parametrize("to", ["fol", "trec-element", "inex-xml"])
+def test_element_results_that_resolve_to_nothing(tmp_path, capsys, corpus, to):
+    run = tmp_path / "el.txt"
+    run.write_text("1 Q0 100 1 1 r /article/body/p[99999999999999999999]\n"
+                   "1 Q0 100 2 1 r /article/body/p[1]/text()[1].99999999999999999999\n"
+                   "1 Q0 100 3 1 r /article/body/p[1]/text()[1].12\n"
+                   "1 Q0 100 4 1 r article\n")
+    code, _, err = convert(capsys, corpus, run, "--to", to)
+    assert code == 1
+    assert err.splitlines() == [
+        (f"{run}:1: error: position out of range in file 100: /article[1]/body[1]/"
+         "p[99999999999999999999]"),
+        f"{run}:2: error: a character position (.N) beyond the end of its node",
+        f"{run}:3: error: a character position (.N) beyond the end of its node",
+        f"{run}:4: error: no such element in file 100: article[1]"]
+
+
+def test_a_character_position_at_the_end_of_its_node_is_kept(tmp_path, capsys, corpus):
+    run = tmp_path / "el.txt"
+    run.write_text("<inex-submission><topic topic-id='1'><result><file>100</file><passage "
+                   "start='/article[1]/body[1]/p[1]/text()[1].6' "
+                   "end='/article[1]/body[1]/p[1]/text()[1].11'/></result></topic>"
+                   "</inex-submission>")
+    code, out, err = convert(capsys, corpus, run)
+    assert (code, err) == (0, "") and out.split()[-2:] == ["6", "5"]  # "world"
+
+
+@pytest.mark.parametrize(("offset", "length"), [
+    ("99999999999999999999", "1"), ("-5", "3"), ("0", "0"), ("0", "-1"), ("x", "1")])
+def test_inex_submission_fol_offsets_out_of_range(tmp_path, capsys, corpus, offset, length):
+    run = tmp_path / "sub.xml"
+    run.write_text("<inex-submission><topic topic-id='1'>\n<result><file>100</file>"
+                   f"<fol offset='{offset}' length='{length}'/></result></topic>"
+                   "</inex-submission>")
+    code, _, err = convert(capsys, corpus, run)
+    assert code == 2
+    assert err == (f"{run}:2: error: <fol> offset must be an integer of 0 or more and length a "
+                   "positive integer\n")
