@@ -28,11 +28,16 @@ from builder.formats.xml_corpus import file_id as article_id
 COLUMNS = ["topic", "file", "path", "exhaustivity", "size", "rsize"]
 
 
+MAX_SIZE = 2**53
+"""A larger size is no element's (and int64 would not hold every such number)."""
+
+
 def _number(text: str | None) -> int | None:
     try:
-        return int((text or "").replace(",", "").strip())
+        value = int((text or "").replace(",", "").strip())
     except ValueError:
         return None
+    return value if abs(value) < MAX_SIZE else None
 
 
 def read_element_assessments(source: Path) -> tuple[pd.DataFrame | None, list[Finding]]:

@@ -2,8 +2,9 @@
 
 For every reader of a user's file (TREC run, TREC qrels, FOL run, INEX qrels, TREC / XML /
 INEX topics, run metadata CSV and YAML, config, the element runs of the INEX tasks (TREC-like
-and INEX XML submissions, read and resolved over a small corpus), EPRUM navigation tables),
-random bytes and mutated real lines are read (``reader_cases``). A few hundred examples per reader here, derandomised so the suite is
+and INEX XML submissions, read and resolved over a small corpus), INEX 2005 element
+assessments, EPRUM navigation tables), random bytes and mutated real lines are read
+(``reader_cases``). A few hundred examples per reader here, derandomised so the suite is
 stable; ``benchmarks/bench_readers_fuzz.py`` runs 10,000 per reader at random.
 """
 
