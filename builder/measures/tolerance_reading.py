@@ -12,7 +12,8 @@ relevant is read). Reverse-engineered from inex_eval 3.1's outputs on the INEX 2
 data (``../shared/data/inex_ipcs``): every per-topic value is reproduced to 1e-9. Those runs
 retrieve each article from offset 0 without gaps, so the order of step 1 after the retrieved
 text is our reading of the tolerance-to-irrelevance model, not something the outputs fix.
-An unknown passage (offset ``X``) reads as ``UNKNOWN_PASSAGE_LENGTH`` non-relevant characters.
+An unknown passage (offset ``X``) reads no text (inex_eval 3.1's outputs on random campaigns),
+though ``ret_size`` counts it as ``UNKNOWN_PASSAGE_LENGTH`` characters.
 """
 
 from __future__ import annotations
@@ -92,7 +93,8 @@ def read_with_tolerance(
     )
     article = group_article[seg_group]
     relevant = np.where(seg_unknown, 0, index.coverage.highlighted_overlap(article, seg_start, seg_end))
-    length = np.where(seg_unknown, UNKNOWN_PASSAGE_LENGTH, seg_end - seg_start)
+    # inex_eval 3.1 -i reads no text of a passage of unknown offset (its ret_size counts 18).
+    length = np.where(seg_unknown, 0, seg_end - seg_start)
     nonrelevant = length - relevant
     total = np.cumsum(nonrelevant)
     before = total - nonrelevant
@@ -128,8 +130,13 @@ def _reading_order(
     order = np.lexsort((k_start, k_group))
     k_group, k_start, k_end = k_group[order], k_start[order], k_end[order]
     first = np.r_[True, k_group[1:] != k_group[:-1]]
-    previous_end = np.where(first, 0, np.r_[0, k_end[:-1]])
-    gap_end = np.minimum(k_start, doc_chars[k_group])
+    # The furthest end read so far in the article (a passage may run past the sentinel).
+    shift = k_group.astype(np.int64) * (int(max(k_end.max(initial=0), 0)) + 1)
+    reach = np.maximum.accumulate(k_end + shift) - shift
+    previous_end = np.where(first, 0, np.r_[0, reach[:-1]])
+    # Not cut at the article's end: before a passage that starts past it, inex_eval 3.1 reads
+    # the text up to the passage's start as unretrieved (non-relevant) text too.
+    gap_end = k_start
     gaps = gap_end > previous_end
 
     seg_group = np.concatenate([group, k_group[gaps]])

@@ -12,7 +12,8 @@ import pandas as pd
 from builder.tasks import get_kind
 
 JAR = Path(__file__).resolve().parents[2].parent / "shared" / "tools" / "inex_eval" / "inex_eval.jar"
-FLAGS = {"focused": "-f", "thorough": "-t"}
+FLAGS = {"focused": "-f", "thorough": "-t", "relevant-in-context": "-r",
+         "restricted-relevant-in-context": "-i", "best-in-context": "-b"}
 
 
 def parse_inex_eval(text: str) -> pd.DataFrame:

@@ -103,3 +103,37 @@ def test_the_issue_repro_of_a_topic_without_relevant_text(tmp_path: Path) -> Non
     assert np.isclose(nan["value"], nan["official"], rtol=0, atol=1e-9, equal_nan=True).all()
     zero = compared(official, ours("focused", qrels, run)[0]).set_index(["measure", "topic"])
     assert zero.loc[("char_rec", "2"), "value"] == 0 and zero.loc[("char_rec", "all"), "value"] == 0.5
+
+
+@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_campaigns_in_context_equal_inex_eval(tmp_path: Path, kind: str, seed: int) -> None:
+    """-r and -i (restricted): passages past the article's end and of unknown offset included.
+    inex_eval -i also prints interpolated precision (iP), a focused measure: not compared."""
+    qrels_text, run_text = campaign_text(seed, overlapping=False)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, findings = ours(kind, qrels, run)
+    assert not [f for f in findings if f.severity == "error"], (findings, run_text)
+    official = inex_eval(kind, qrels, run)
+    table = compared(official[~official["measure"].str.startswith("iP[")], scores)
+    assert len(table) > 20 and table["value"].notna().all(), (table, run_text)
+    differ = table[(table["value"] - table["official"]).abs() > 1e-9]
+    assert differ.empty, (differ, qrels_text, run_text)
+
+
+@pytest.mark.parametrize(("run_text", "expected"), [
+    ("1 Q0 10 1 -1 r 6 1\n", 5 / 7),  # the issue's repro: the text up to offset 6 is read
+    ("1 Q0 10 1 -1 r 0 2\n1 Q0 10 2 -1 r -1 0\n", 1.0),  # an unknown passage reads nothing
+])
+def test_restricted_reading_of_odd_passages(tmp_path: Path, run_text: str, expected: float) -> None:
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 Q0 10 5 5 1 0:5\n")
+    run.write_text(run_text)
+    official = inex_eval("restricted-relevant-in-context", qrels, run).set_index(["measure", "topic"])
+    assert official.loc[("AgP", "1"), "official"] == pytest.approx(expected, abs=1e-12)
+    scores, _ = ours("restricted-relevant-in-context", qrels, run)
+    ours_agp = scores.set_index(["measure", "topic"]).loc[("AgP", "1"), "value"]
+    assert ours_agp == pytest.approx(expected, abs=1e-12)

@@ -1,0 +1,84 @@
+"""Differential benchmark: thousands of random campaigns scored by inex_eval 3.1 (the jar,
+run with java) and by us, agreement counts printed per measure and task.
+
+    python benchmarks/bench_inex_differential.py [--campaigns 2000] [--batch 250]
+
+The campaigns are the differential test's (``tests/oracle/test_differential_inex_eval.py``):
+judged and unjudged articles, passages past the article's end, unknown offsets, a topic
+absent from the qrels, overlapping and nested passages for the thorough task, topics without
+relevant text. ``--batch`` campaigns are renumbered into one qrels file and one run (topic
+``campaign * 100 + topic``), so one java start scores them all. A row agrees when both values
+are within 1e-9 or both are NaN (inex_eval's NaN is compared with ``no_relevant_text: nan`` on focused and thorough).
+Kinds: focused (-f), thorough (-t), relevant in context (-r), restricted relevant in context
+(-i); best in context (-b) takes one entry point per article, which these runs do not give.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.oracle.inex_eval_program import compared, inex_eval, ours  # noqa: E402
+from tests.oracle.test_differential_inex_eval import campaign_text  # noqa: E402
+
+KINDS = ["focused", "thorough", "relevant-in-context", "restricted-relevant-in-context"]
+
+
+def renumbered(text: str, campaign: int) -> list[str]:
+    """The lines of one campaign with topic t renamed campaign * 100 + t."""
+    lines = []
+    for line in text.splitlines():
+        topic, rest = line.split(" ", 1)
+        lines.append(f"{campaign * 100 + int(topic)} {rest}")
+    return lines
+
+
+def batch(kind: str, seeds: range, folder: Path) -> pd.DataFrame:
+    """Official and our rows of the campaigns ``seeds``, scored in one program run."""
+    qrels, run = [], []
+    for seed in seeds:
+        q, r = campaign_text(seed, overlapping=kind == "thorough", empty_topics=seed % 4 == 0)
+        qrels += renumbered(q, seed)
+        run += renumbered(r, seed)
+    (folder / "qrels.txt").write_text("\n".join(qrels) + "\n")
+    (folder / "run.txt").write_text("\n".join(run) + "\n")
+    official = inex_eval(kind, folder / "qrels.txt", folder / "run.txt")
+    official = official[~official["measure"].str.startswith("iP[") | (kind in ("focused", "thorough"))]
+    # The in-context tasks have no such option: their topics without relevant text count as
+    # disagreements where inex_eval prints NaN.
+    options = {"no_relevant_text": "nan"} if kind in ("focused", "thorough") else {}
+    scores, _ = ours(kind, folder / "qrels.txt", folder / "run.txt", **options)
+    return compared(official[official["topic"] != "all"], scores)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--campaigns", type=int, default=2000)
+    parser.add_argument("--batch", type=int, default=250)
+    parser.add_argument("--kinds", nargs="*", default=KINDS)
+    args = parser.parse_args()
+    for kind in args.kinds:
+        start = time.perf_counter()
+        with tempfile.TemporaryDirectory() as tmp:
+            table = pd.concat(
+                [batch(kind, range(s, min(s + args.batch, args.campaigns)), Path(tmp))
+                 for s in range(0, args.campaigns, args.batch)], ignore_index=True)
+        table["agree"] = np.isclose(table["value"], table["official"], rtol=0, atol=1e-9,
+                                    equal_nan=True)
+        family = table["measure"].str.replace(r"\[.*\]$", "[r]", regex=True)
+        counts = table.groupby(family)["agree"].agg(["sum", "size"])
+        print(f"{kind}: {args.campaigns} campaigns, {len(table)} per-topic values, "
+              f"{int(table['agree'].sum())} agree ({time.perf_counter() - start:.1f} s)")
+        for measure, row in counts.iterrows():
+            print(f"  {measure:<14} {int(row['sum']):>7} / {int(row['size'])}")
+
+
+if __name__ == "__main__":
+    main()
