@@ -25,8 +25,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from tests.oracle.inex_eval_program import compared, inex_eval, ours  # noqa: E402
-from tests.oracle.test_differential_inex_eval import campaign_text  # noqa: E402
+from tests.oracle.inex_eval_program import compared, inex_eval, ours
+from tests.oracle.test_differential_inex_eval import campaign_text
 
 KINDS = ["focused", "thorough", "relevant-in-context", "restricted-relevant-in-context"]
 
