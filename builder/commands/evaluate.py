@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from builder.commands.task_options import add_task_arguments, exit_status, task_of
@@ -102,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         if task.kind.name == "adhoc":
             request = _trec_request(args, task.options)
             names, runid = list(request.names), request.runid
+            # Only the measures asked for (and num_ret, which says what was answered).
+            only = frozenset([*names, "num_ret"])
+            task = replace(task, kind=replace(task.kind, evaluate=partial(
+                task.kind.evaluate, only=only)))  # fmt: skip
             if request.params.given:
                 options = task.kind.options_model.model_validate(
                     {**task.options.model_dump(), "parameters": dict(request.params.given)}
@@ -172,9 +177,15 @@ def _render(
     table = scores[["run", "measure", "topic", "value"]]
     if args.format == "csv":
         return table.to_csv(index=False)
-    return "".join(
-        f"{r}\t{m}\t{t}\t{v!r}\n"
-        for r, m, t, v in zip(
-            table["run"], table["measure"], table["topic"], table["value"].tolist()
-        )
-    )
+    return _tsv(table)
+
+
+def _tsv(table) -> str:
+    """``run<TAB>measure<TAB>topic<TAB>value`` lines, the value as Python's ``repr``: built by
+    whole columns (``builder.formats.score_text``)."""
+    import pyarrow as pa
+
+    from builder.formats.score_text import float_texts, joined_lines
+
+    columns = [pa.array(table[name], pa.string()) for name in ("run", "measure", "topic")]
+    return joined_lines([*columns, float_texts(table["value"].to_numpy())]).decode("utf-8")

@@ -16,7 +16,6 @@ reported by number. Input must be UTF-8 (``builder.formats.source``).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -41,8 +40,15 @@ _FINITE = re.compile(FINITE_NUMBER)
 _NON_FINITE = re.compile(NON_FINITE, re.IGNORECASE)
 SAMPLE_BYTES = 1 << 16
 """How much of the file is looked at to find the usual number of fields a line."""
+BLOCK_BYTES = 1 << 24
+"""The size of the blocks Arrow's reader parses (the unit of work of its threads)."""
+PARALLEL_BYTES = 1 << 26
+"""From this size up a file is parsed on every core (smaller files are read two at a time,
+one per thread, by the callers)."""
 
 read_bytes = read_input  # the name the readers import
+_ASCII_SPACE = np.zeros(256, dtype=bool)
+_ASCII_SPACE[[9, 10, 11, 12, 13, 28, 29, 30, 31, 32]] = True
 
 
 @dataclass
@@ -96,7 +102,11 @@ def read_text_table(
         return _read_normalised(data, layout)
     width = _usual_width(data, delimiter, len(names)) if extra_fields_allowed else len(names)
     odd: list[tuple[int, str]] = []
-    table = _parse_fast(data, layout, delimiter, width, odd)
+    table = _parse_fast(data, layout, delimiter, width, odd, len(data) >= PARALLEL_BYTES)
+    if len(data) >= PARALLEL_BYTES and any(line is None for line, _ in odd):
+        # Arrow numbers the lines it sets aside only when it reads in one thread.
+        odd.clear()
+        table = _parse_fast(data, layout, delimiter, width, odd, False)
     if any(line is None for line, _ in odd):  # Arrow could not number a line
         return _read_normalised(data, layout)
     lines = _row_lines(table.num_rows, [line for line, _ in odd])
@@ -116,9 +126,12 @@ def read_text_table(
 
 
 def _parse(data: bytes, names: list[str], delimiter: str, types: dict[str, pa.DataType],
-           include: list[str] | None = None, odd: list | None = None) -> pa.Table:
+           include: list[str] | None = None, odd: list | None = None,
+           threads: bool = False) -> pa.Table:
     """Every field of ``data``; columns without a type in ``types`` are large strings. Rows
-    of another width are left out and put in ``odd`` (line, text) when it is given."""
+    of another width are left out and put in ``odd`` (line, text) when it is given.
+    ``threads``: the file is cut into blocks of ``BLOCK_BYTES`` at line ends, parsed on every
+    core and put together in order (the same table as one thread makes)."""
 
     def set_aside(row: pa_csv.InvalidRow) -> str:
         odd.append((row.number, row.text))
@@ -126,7 +139,8 @@ def _parse(data: bytes, names: list[str], delimiter: str, types: dict[str, pa.Da
 
     return pa_csv.read_csv(
         pa.py_buffer(data),
-        read_options=pa_csv.ReadOptions(column_names=names, block_size=1 << 24, use_threads=False),
+        read_options=pa_csv.ReadOptions(column_names=names, block_size=BLOCK_BYTES,
+                                         use_threads=threads),
         parse_options=pa_csv.ParseOptions(
             delimiter=delimiter,
             quote_char=False,
@@ -145,16 +159,16 @@ def _parse(data: bytes, names: list[str], delimiter: str, types: dict[str, pa.Da
 
 
 def _parse_fast(data: bytes, layout: _Layout, delimiter: str, width: int,
-                odd: list[tuple[int, str]]) -> pa.Table:
+                odd: list[tuple[int, str]], threads: bool) -> pa.Table:
     """The rows of the usual width; a number column that will not convert is read as text
     (``_suspect_rows`` then sends its bad lines through the careful rules)."""
     names = layout.names + [f"extra {i}" for i in range(width - len(layout.names))]
     try:
-        return _parse(data, names, delimiter, layout.types, layout.names, odd)
+        return _parse(data, names, delimiter, layout.types, layout.names, odd, threads)
     except pa.ArrowInvalid:
         odd.clear()
         text_types = {n: t for n, t in layout.types.items() if t != pa.float64()}
-        return _parse(data, names, delimiter, text_types, layout.names, odd)
+        return _parse(data, names, delimiter, text_types, layout.names, odd, threads)
 
 
 def _single_delimiter(data: bytes) -> str | None:
@@ -168,13 +182,27 @@ def _single_delimiter(data: bytes) -> str | None:
 
 
 def _usual_width(data: bytes, delimiter: str, least: int) -> int:
-    """The most common number of fields of the first lines (at least ``least``)."""
-    sample = data[:SAMPLE_BYTES].decode("utf-8", errors="replace").split("\n")[:-1] or [""]
-    counts = Counter(
-        len(line.rstrip("\r").split(delimiter)) for line in sample
-        if line.strip() and not line.lstrip().startswith("#")
-    )
-    return max(counts.most_common(1)[0][0], least) if counts else least
+    """The most common number of fields of the first lines (at least ``least``), blank and
+    comment lines aside; counted by whole arrays (this runs once per file)."""
+    codes = np.frombuffer(data, dtype=np.uint8, count=min(len(data), SAMPLE_BYTES))
+    ends = np.flatnonzero(codes == ord("\n"))
+    if not len(ends):
+        return least
+    codes = codes[: ends[-1] + 1]
+    starts = np.concatenate(([0], ends[:-1] + 1))
+    fields = 1 + np.bincount(np.searchsorted(ends, np.flatnonzero(codes == ord(delimiter))),
+                             minlength=len(ends))
+    # The first character that is not blank (str.isspace, ASCII): none, or '#', skip the line.
+    content = np.flatnonzero(~_ASCII_SPACE[codes])
+    first = content[np.minimum(np.searchsorted(content, starts), len(content) - 1)] \
+        if len(content) else ends
+    kept = (first < ends) & (first >= starts) & (codes[np.minimum(first, ends)] != ord("#"))
+    if not kept.any():
+        return least
+    fields = fields[kept]
+    counts = np.bincount(fields)
+    usual = fields[np.argmax(counts[fields] == counts.max())]  # the first seen on a tie
+    return max(int(usual), least)
 
 
 def _row_lines(rows: int, odd_lines: list[int]) -> np.ndarray:

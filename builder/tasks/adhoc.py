@@ -11,7 +11,7 @@ recall level 0, 0.01 .. 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -147,8 +147,15 @@ def validate_runs(
         return list(pool.map(validate, reads))
 
 
-def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> Evaluation:
-    """Score the concatenated accepted runs; rows per run x topic, then topic ``all``."""
+def evaluate(
+    qrels: pd.DataFrame,
+    runs: pd.DataFrame,
+    options: AdhocOptions,
+    only: Collection[str] | None = None,
+) -> Evaluation:
+    """Score the concatenated accepted runs; rows per run x topic, then topic ``all``.
+    ``only``: the measures wanted (default all; ``measures.compute`` skips the families none
+    of them needs, as ``appendix evaluate -m`` asks)."""
     if profile_of(options.profile).single_precision:
         runs = runs.assign(score=runs["score"].to_numpy(np.float64).astype(np.float32))
     judged = judge_rankings(runs, qrels, depth=options.depth, rel_level=options.rel_level)
@@ -161,6 +168,7 @@ def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions) -> 
         interpolation=options.interpolation,
         params=options.measure_params,
         collection_size=options.collection_size,
+        only=only,
     )
     n_runs, n_topics = len(judged.runs), len(judged.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present

@@ -1,0 +1,115 @@
+"""Benchmark: one large run file evaluated on every core, beside trec_eval on the same file.
+
+    python benchmarks/bench_large_run.py [LINES]
+
+Generates (in a temporary folder, not timed) a run of LINES lines (default 10M, about 450 MB:
+10,000 topics x 1,000 documents) and qrels for its topics (300 judged documents a topic,
+grades 0-2), then times ``appendix evaluate -c -M 1000 --format tsv QRELS RUN`` in a fresh
+process, on the plain file and on its gzip, and trec_eval 9.0.8 (``-c -M1000``, built with
+``make`` in a temporary folder from ../shared/tools) on the plain file. Each line gives wall
+time, lines per second and the process's peak resident memory; the same-run ratio to
+trec_eval follows. The machine is shared: only same-run ratios mean much.
+Target: >= 2M lines/s on 2 cores, peak memory < 2 GB.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from builder.formats.score_text import joined_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS_PER_TOPIC = 1000
+JUDGED_PER_TOPIC = 300
+TOPICS_PER_CHUNK = 500
+
+
+def generate(folder: Path, lines: int) -> tuple[Path, Path]:
+    """A run of ``lines`` lines and its qrels, written a chunk of topics at a time."""
+    rng = np.random.default_rng(17)
+    topics = max(1, lines // DOCS_PER_TOPIC)
+    run, qrels = folder / "large.run", folder / "large.qrels"
+    with open(run, "wb") as run_file, open(qrels, "wb") as qrels_file:
+        for first in range(0, topics, TOPICS_PER_CHUNK):
+            count = min(TOPICS_PER_CHUNK, topics - first)
+            topic = np.repeat(np.arange(first + 1, first + count + 1), DOCS_PER_TOPIC)
+            rank = np.tile(np.arange(1, DOCS_PER_TOPIC + 1), count)
+            # Distinct documents within a topic (7919 is prime to the prime 3001).
+            doc = topic * 10_000 + (rank * 7919 + topic * 13) % 3001
+            score = np.round(50.0 - rank * 0.01 + rng.random(len(topic)) * 0.001, 6)
+            run_file.write(_lines([topic, "Q0", _names("doc", doc),
+                                   rank, score, "largerun"]))
+            judged = np.flatnonzero(rng.random(len(topic)) < JUDGED_PER_TOPIC / DOCS_PER_TOPIC)
+            qrels_file.write(_lines([topic[judged], "0", _names(
+                "doc", doc[judged]), rng.integers(0, 3, len(judged))]))
+    return qrels, run
+
+
+def _names(prefix: str, numbers: np.ndarray) -> pa.Array:
+    return pc.binary_join_element_wise(prefix, pc.cast(pa.array(numbers), pa.string()), "")
+
+
+def _lines(columns: list) -> bytes:
+    return joined_lines([c if isinstance(c, str | pa.Array) else pc.cast(pa.array(c), pa.string())
+                         for c in columns], " ")
+
+
+def timed(command: list[str], output: Path) -> tuple[float, float]:
+    """Wall seconds and peak resident memory (MB) of ``command``, its output to ``output``."""
+    with open(output, "wb") as sink, open(output.with_suffix(".err"), "wb+") as errors:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdout=sink, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        errors.seek(0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"failed: {' '.join(command)}: {errors.read()[:2000]!r}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def main(lines: int) -> None:
+    sys.path.insert(0, str(ROOT))
+    from tests.oracle.official import build_trec_eval
+
+    folder = Path(tempfile.mkdtemp(prefix="bench_large_run_"))
+    try:
+        qrels, run = generate(folder, lines)
+        count = sum(1 for _ in open(run, "rb"))
+        gz = run.with_name(run.name + ".gz")
+        subprocess.run([sys.executable, "-m", "isal.igzip", "-1", "-o", str(gz), str(run)],
+                       check=True)
+        print(f"run: {count:,} lines, {run.stat().st_size / 1e6:.0f} MB "
+              f"({gz.stat().st_size / 1e6:.0f} MB gzipped); {os.cpu_count()} cores; "
+              f"load {os.getloadavg()[0]:.1f}")
+        binary = build_trec_eval("9.0.8", folder / "trec_eval")
+        appendix = [sys.executable, "-m", "builder.cli", "evaluate", "-c", "-M", "1000",
+                    "--format", "tsv", str(qrels)]
+        figures = {}
+        for label, command in (
+            ("appendix", [*appendix, str(run)]),
+            ("appendix gz", [*appendix, str(gz)]),
+            ("trec_eval", [str(binary), "-c", "-M1000", str(qrels), str(run)]),
+        ):
+            wall, peak = timed(command, folder / f"{label}.out")
+            figures[label] = wall
+            print(f"{label:<12} wall {wall:6.2f} s  {count / wall / 1e6:5.2f} M lines/s  "
+                  f"peak rss {peak:6.0f} MB")
+        for label in ("appendix", "appendix gz"):
+            print(f"  same run: {label} / trec_eval time = "
+                  f"{figures[label] / figures['trec_eval']:.2f}")
+    finally:
+        shutil.rmtree(folder)
+
+
+if __name__ == "__main__":
+    main(int(float(sys.argv[1])) if len(sys.argv) > 1 else 10_000_000)
