@@ -84,7 +84,8 @@ def main(lines: int) -> None:
     folder = Path(tempfile.mkdtemp(prefix="bench_large_run_"))
     try:
         qrels, run = generate(folder, lines)
-        count = sum(1 for _ in open(run, "rb"))
+        with open(run, "rb") as lines_of_run:
+            count = sum(1 for _ in lines_of_run)
         gz = run.with_name(run.name + ".gz")
         subprocess.run([sys.executable, "-m", "isal.igzip", "-1", "-o", str(gz), str(run)],
                        check=True)
