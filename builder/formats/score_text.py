@@ -46,6 +46,8 @@ def joined_lines(columns: list, separator: str = "\t") -> bytes:
 
 def _concatenated(texts: pa.Array) -> bytes:
     """The bytes of every string of ``texts`` one after the other (its data buffer)."""
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks()
     texts = texts.cast(pa.large_string()) if not isinstance(texts, pa.LargeStringArray) else texts
     offsets = np.frombuffer(texts.buffers()[1], dtype=np.int64)[texts.offset:
                                                                  texts.offset + len(texts) + 1]

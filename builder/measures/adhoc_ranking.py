@@ -12,6 +12,7 @@ it, or ``UNJUDGED`` when the qrels give it a negative relevance (in the pool, no
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import pairwise
@@ -156,8 +157,13 @@ def _stable_order(key: np.ndarray) -> np.ndarray:
     return np.argsort(key, kind="stable")
 
 
-def ranking_order(cell: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.ndarray:
+def ranking_order(
+    cell: np.ndarray, score: np.ndarray, doc: np.ndarray | Callable[[np.ndarray], np.ndarray]
+) -> np.ndarray:
     """Row order by cell, then score descending, then doc code descending (comp_sim_docno).
+
+    ``doc``: codes in the documents' byte order per row, or a function giving such codes
+    for some rows (consistent among them), asked only for the rows tied with another.
 
     Two stable sorts (score, then cell) order everything but ties; rows tied on cell and
     score are then reordered by doc alone, which touches only the tied rows. Runs are nearly
@@ -177,8 +183,9 @@ def ranking_order(cell: np.ndarray, score: np.ndarray, doc: np.ndarray) -> np.nd
     in_tie = np.flatnonzero(tied | np.r_[tied[1:], False])
     if len(in_tie):
         group = np.cumsum(~tied[in_tie])
-        n_docs = int(doc.max()) + 1
-        by_doc = np.argsort(group * n_docs + (n_docs - 1 - doc[order[in_tie]]), kind="stable")
+        tie_doc = doc[order[in_tie]] if isinstance(doc, np.ndarray) else doc(order[in_tie])
+        n_docs = int(tie_doc.max()) + 1
+        by_doc = np.argsort(group * n_docs + (n_docs - 1 - tie_doc), kind="stable")
         order[in_tie] = order[in_tie][by_doc]
     return order
 
@@ -229,13 +236,16 @@ def judge_rankings(
     if not kept.all():  # copies only when some lines are for unjudged topics
         run_topic, run_index, score = run_topic[kept], run_index[kept], score[kept]
         run_docs = run_docs.filter(pa.array(kept))
-    doc_codes = _byte_order_codes(
-        pa.chunked_array(run_docs.chunks + _as_chunked(qrels["doc"]).chunks)
-    )
-    run_doc, qrels_doc = doc_codes[: len(score)], doc_codes[len(score) :]
+    # Documents are matched to the qrels' by hashing the qrels' only (the run's are looked up,
+    # not encoded); byte order is needed only between tied rows, and computed for them alone.
+    qrels_doc, qrels_docs = _dictionary_codes(_as_chunked(qrels["doc"]))
+    n_docs = len(qrels_docs) + 1  # the last code: a document the qrels do not list
+    found = pc.fill_null(pc.index_in(run_docs, value_set=qrels_docs), n_docs - 1)
+    run_doc = (np.concatenate([c.to_numpy() for c in found.chunks]).astype(np.int32, copy=False)
+               if found.num_chunks else np.zeros(0, np.int32))
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
-    order = ranking_order(cell, score, run_doc)
+    order = ranking_order(cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
     cell, run_doc, score = cell[order], run_doc[order], score[order]
     row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
     del order
@@ -251,7 +261,6 @@ def judge_rankings(
 
     qrels_topic = _codes_in(qrels["topic"], topics)
     qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
-    n_docs = int(doc_codes.max()) + 1 if len(doc_codes) else 1
     n_keys = len(topics) * n_docs
     key_type = np.int32 if n_keys < 2**31 else np.int64
     rel = _relevance_of(

@@ -23,3 +23,8 @@ def test_joined_lines():
     columns = [pa.array(["a", "b"]), pa.array(["x", "y"]), float_texts(np.array([0.5, 2.0]))]
     assert joined_lines(columns) == b"a\tx\t0.5\nb\ty\t2.0\n"
     assert joined_lines([pa.array([], pa.string())]) == b""
+
+
+def test_joined_lines_of_chunked_columns():
+    chunked = pa.chunked_array([["a"], ["b", "c"]])
+    assert joined_lines([chunked, pa.array(["x", "y", "z"])]) == b"a\tx\nb\ty\nc\tz\n"
