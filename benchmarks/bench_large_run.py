@@ -64,8 +64,9 @@ def _lines(columns: list) -> bytes:
                          for c in columns], " ")
 
 
-def timed(command: list[str], output: Path) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MB) of ``command``, its output to ``output``."""
+def timed(command: list[str], output: Path) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak resident memory (MB) of ``command``, its output to
+    ``output``."""
     with open(output, "wb") as sink, open(output.with_suffix(".err"), "wb+") as errors:
         start = time.perf_counter()
         process = subprocess.Popen(command, stdout=sink, stderr=errors)
@@ -74,7 +75,7 @@ def timed(command: list[str], output: Path) -> tuple[float, float]:
         errors.seek(0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"failed: {' '.join(command)}: {errors.read()[:2000]!r}")
-    return wall, usage.ru_maxrss / 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 def main(lines: int) -> None:
@@ -101,13 +102,15 @@ def main(lines: int) -> None:
             ("appendix gz", [*appendix, str(gz)]),
             ("trec_eval", [str(binary), "-c", "-M1000", str(qrels), str(run)]),
         ):
-            wall, peak = timed(command, folder / f"{label}.out")
-            figures[label] = wall
-            print(f"{label:<12} wall {wall:6.2f} s  {count / wall / 1e6:5.2f} M lines/s  "
-                  f"peak rss {peak:6.0f} MB")
+            wall, cpu, peak = timed(command, folder / f"{label}.out")
+            figures[label] = wall, cpu
+            print(f"{label:<12} wall {wall:6.2f} s  cpu {cpu:6.2f} s  "
+                  f"{count / wall / 1e6:5.2f} M lines/s  peak rss {peak:6.0f} MB")
         for label in ("appendix", "appendix gz"):
-            print(f"  same run: {label} / trec_eval time = "
-                  f"{figures[label] / figures['trec_eval']:.2f}")
+            print(f"  same run: {label} / trec_eval: wall "
+                  f"{figures[label][0] / figures['trec_eval'][0]:.2f}, cpu "
+                  f"{figures[label][1] / figures['trec_eval'][1]:.2f}")
+        print(f"load now {os.getloadavg()[0]:.1f}")
     finally:
         shutil.rmtree(folder)
 

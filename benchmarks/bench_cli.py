@@ -1,0 +1,136 @@
+"""Benchmark: ``appendix evaluate`` as a command, beside trec_eval run over each file.
+
+    python benchmarks/bench_cli.py [CAMPAIGN] [--repeat N]
+
+On CAMPAIGN (a folder of ../shared/data with ``runs/`` and a qrels file; default
+trec_covid_round1, 143 runs, 3.5M lines), side by side in one run, each timed as a fresh
+process (wall time, and CPU time of the process and its children):
+
+- ``appendix evaluate -q -c -M 1000 --format tsv QRELS RUN...`` on the runs decompressed to a
+  temporary folder (not timed), then the same without ``-q``, then on the gzip files;
+- trec_eval 9.0.8 and 10.0 (built with ``make`` in a temporary folder from ../shared/tools),
+  ``-q -c -M1000`` over each decompressed file in turn, as a user scripts it.
+
+Each is run ``--repeat`` times (default 3), interleaved, and the median printed; then the
+ratios to trec_eval 9.0.8 (target: at most 0.36). Last, a profile of one in-process run of the
+first command (CPU time, cProfile): start-up (imports, parser), reading, validation,
+evaluation, output. The machine is shared: only same-run ratios mean much; the load average is
+printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import gzip
+import io
+import os
+import pstats
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT.parent / "shared" / "data"
+TARGET = 0.36
+
+
+def run_timed(commands: list[list[str]]) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of ``commands`` run one after another."""
+    wall, cpu = time.perf_counter(), 0.0
+    for command in commands:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        _, status, usage = os.wait4(process.pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"failed: {' '.join(command[:6])} ...")
+        cpu += usage.ru_utime + usage.ru_stime
+    return time.perf_counter() - wall, cpu
+
+
+def profile(arguments: list[str]) -> None:
+    """Where the CPU time of one in-process ``appendix evaluate`` goes."""
+    profiler = cProfile.Profile(time.process_time)
+    start = time.process_time()
+    profiler.enable()
+    with contextlib.redirect_stdout(io.StringIO()):
+        from builder.cli import main
+
+        main(["evaluate", *arguments])
+    profiler.disable()
+    total = time.process_time() - start
+    stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
+
+    def cumulative(file: str, name: str) -> float:
+        return sum(v[3] for (f, _, n), v in stats.items() if f.endswith(file) and n == name)
+
+    stages = {
+        "read (threads)": cumulative("builder/pipeline.py", "read_task"),
+        "validate (threads)": cumulative("builder/pipeline.py", "validate_task"),
+        "evaluate": cumulative("builder/pipeline.py", "evaluate_task"),
+        "output": cumulative("builder/commands/evaluate.py", "_render"),
+    }
+    stages["start-up (imports, parser)"] = total - cumulative("builder/commands/evaluate.py", "run")
+    print(f"profile of one in-process run (CPU {total:.2f} s):")
+    for stage, seconds in stages.items():
+        print(f"  {stage:<28} {seconds:6.2f} s  {seconds / total:4.0%}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("campaign", nargs="?", default="trec_covid_round1")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from tests.oracle.official import build_trec_eval
+
+    folder = DATA / args.campaign
+    qrels = next(p for p in sorted(folder.iterdir()) if "qrels" in p.name)
+    gz_runs = sorted((folder / "runs").iterdir())
+    work = Path(tempfile.mkdtemp(prefix="bench_cli_"))
+    try:
+        plain = []
+        for path in gz_runs:
+            target = work / "runs" / path.name.removesuffix(".gz")
+            target.parent.mkdir(exist_ok=True)
+            opener = gzip.open if path.suffix == ".gz" else open
+            with opener(path, "rb") as source:
+                target.write_bytes(source.read())
+            plain.append(str(target))
+        lines = sum(Path(p).read_bytes().count(b"\n") for p in plain)
+        binaries = {v: build_trec_eval(v, work / "tools") for v in ("9.0.8", "10.0")}
+        appendix = [sys.executable, "-m", "builder.cli", "evaluate", "-c", "-M", "1000",
+                    "--format", "tsv", str(qrels)]
+        cases = {
+            "appendix -q": [[*appendix[:4], "-q", *appendix[4:], *plain]],
+            "appendix": [[*appendix, *plain]],
+            "appendix -q, gzip": [[*appendix[:4], "-q", *appendix[4:], *map(str, gz_runs)]],
+            **{f"trec_eval {v} -q": [[str(b), "-q", "-c", "-M1000", str(qrels), p]
+                                     for p in plain] for v, b in binaries.items()},
+        }
+        print(f"{args.campaign}: {len(plain)} runs, {lines:,} lines; {os.cpu_count()} cores; "
+              f"load {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+        times: dict[str, list[tuple[float, float]]] = {case: [] for case in cases}
+        for _ in range(args.repeat):
+            for case, commands in cases.items():
+                times[case].append(run_timed(commands))
+        median = {case: (statistics.median(w for w, _ in t), statistics.median(c for _, c in t))
+                  for case, t in times.items()}
+        peer_wall, peer_cpu = median["trec_eval 9.0.8 -q"]
+        for case, (wall, cpu) in median.items():
+            print(f"{case:<22} wall {wall:6.2f} s  cpu {cpu:6.2f} s  "
+                  f"{lines / wall / 1e6:5.2f} M lines/s   / trec_eval 9.0.8: wall "
+                  f"{wall / peer_wall:4.2f}  cpu {cpu / peer_cpu:4.2f}")
+        print(f"median of {args.repeat}; target ratio <= {TARGET}; "
+              f"load now {os.getloadavg()[0]:.1f}")
+        profile(["-q", "-c", "-M", "1000", "--format", "tsv", str(qrels), *plain])
+    finally:
+        shutil.rmtree(work)
+
+
+if __name__ == "__main__":
+    main()
