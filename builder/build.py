@@ -20,7 +20,7 @@ from typing import TextIO
 
 from builder.config import SiteSpec, load_config
 from builder.findings import sort_findings
-from builder.pipeline import evaluate_task, read_task, validate_task
+from builder.pipeline import Scale, evaluate_task, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -79,7 +79,7 @@ def build_time() -> datetime:
 
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None,
-          team: str | None = None) -> BuildSummary:
+          team: str | None = None, scale: Scale | None = None) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
 
     ``team``: build the bundle for that team instead (``builder.team``): its runs in full, the
@@ -110,11 +110,12 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
         held = held.pop_all()
     with held:
-        return _build_stages(site, output, strict, progress, when, start, team)
+        return _build_stages(site, output, strict, progress, when, start, team, scale)
 
 
 def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress,
-                  when: datetime | None, start: float, team: str | None) -> BuildSummary:
+                  when: datetime | None, start: float, team: str | None,
+                  scale: Scale | None = None) -> BuildSummary:
     """Every stage after the config, with the output's lock held."""
     from builder.analysis import analyse
     from builder.site.publish import discard, swap_in
@@ -137,7 +138,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             raise StrictError(f"{rejected} run(s) rejected (--strict): "
                               + ", ".join(r.name for i in inputs for r in i.rejected))
     with progress.stage("evaluate") as stage:
-        results = [evaluate_task(task_inputs) for task_inputs in inputs]
+        results = [evaluate_task(task_inputs, scale) for task_inputs in inputs]
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
         if team is not None:
             results = [anonymise(result, team) for result in results]

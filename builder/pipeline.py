@@ -105,13 +105,32 @@ def validate_task(inputs: TaskInputs) -> None:
                                            f"metadata for run {run!r}, which has no run file"))
 
 
-def evaluate_task(inputs: TaskInputs) -> TaskResult:
-    """All accepted runs of the task at once, by the task's kind."""
+@dataclass(frozen=True)
+class Scale:
+    """How the evaluate stage runs: in batches of runs whose evaluation fits ``budget`` bytes
+    (None: all runs at once), on the Dask cluster at ``scheduler`` (None: here); ``extras``:
+    also make the kind's extra tables (the site's pages need them, ``evaluate`` does not)."""
+
+    budget: int | None = None
+    scheduler: str | None = None
+    extras: bool = True
+
+
+def evaluate_task(inputs: TaskInputs, scale: Scale | None = None) -> TaskResult:
+    """All accepted runs of the task, by the task's kind: at once, or in batches
+    (``builder.batching``) when ``scale`` asks for a memory budget or a scheduler."""
     import pandas as pd
 
     accepted = inputs.accepted
     if not accepted:
         return TaskResult(inputs, None)
+    spec = inputs.spec
+    if scale is not None and (scale.budget is not None or scale.scheduler is not None):
+        from builder.batching import evaluate_batches
+
+        evaluation = evaluate_batches(spec.kind, inputs.qrels, accepted, spec.options,
+                                      scale.budget, scale.scheduler, scale.extras)
+        return TaskResult(inputs, evaluation)
     runs = pd.concat([read.table for read in accepted], ignore_index=True)
-    evaluation = inputs.spec.kind.evaluate(inputs.qrels, runs, inputs.spec.options)
+    evaluation = spec.kind.evaluate(inputs.qrels, runs, spec.options)
     return TaskResult(inputs, evaluation)

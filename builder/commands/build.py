@@ -12,6 +12,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from builder.commands.task_options import add_scale_arguments, scale_of
+
 EXIT_STRICT = 1
 EXIT_CONFIG = 2
 
@@ -30,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "the results are public: its runs in full, every other run by rank and scores "
              "only, without name, team or description (default output: the config's output "
              "folder suffixed with -team-TEAM)")
+    add_scale_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,8 +43,13 @@ def run(args: argparse.Namespace) -> int:
     from builder.team import TeamError
 
     try:
+        scale = scale_of(args, extras=True)
+    except ValueError as exc:
+        print(f"appendix build: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
         build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet),
-              team=args.team)
+              team=args.team, scale=scale)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG

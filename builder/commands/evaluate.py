@@ -18,7 +18,13 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from builder.commands.task_options import add_task_arguments, exit_status, task_of
+from builder.commands.task_options import (
+    add_scale_arguments,
+    add_task_arguments,
+    exit_status,
+    scale_of,
+    task_of,
+)
 from builder.scores import SUMMARY_TOPIC
 
 TREC_NAME_WIDTH = 22
@@ -49,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "rbp.p=0.95 err@20), all_trec or set; repeatable",
     )
     parser.add_argument("--format", choices=["trec", "tsv", "csv", "json"], default="trec")
+    add_scale_arguments(parser)
 
 
 @dataclass(frozen=True)
@@ -114,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 task = replace(task, options=options)
         else:
             names = select_measures(family, args.measure, task.kind.default_measures)
+        scale = scale_of(args, extras=False)
         inputs = read_task(task)
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
@@ -121,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     validate_task(inputs)
     for finding in sort_findings([*inputs.findings, *(f for r in inputs.reads for f in r.findings)]):
         print(finding.format(), file=sys.stderr)
-    result = evaluate_task(inputs)
+    result = evaluate_task(inputs, scale)
     code = exit_status(inputs.reads)
     if result.evaluation is not None:
         scores = result.evaluation.scores

@@ -1,0 +1,42 @@
+"""``--scheduler``: the batches of runs evaluated by the workers of a Dask cluster (here a
+``LocalCluster`` of two worker processes) give the local path's output, byte for byte on
+robust03, file by file on the demo site."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from dask.distributed import Client, LocalCluster
+
+from builder.cli import main
+from tests.scale.site_compare import compare_sites
+from tests.scale.test_batched import evaluate_output
+from tests.site.test_build import build_demo
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            pids = client.run(os.getpid)
+        assert len(set(pids.values()) - {os.getpid()}) == 2  # two processes besides this one
+        yield cluster.scheduler_address
+
+
+def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler):
+    local = evaluate_output(capsys)
+    # A budget of a few runs: several batches, sent to both workers.
+    assert evaluate_output(capsys, "--scheduler", scheduler, "--memory-budget", "300M") == local
+
+
+def test_distributed_demo_site_equals_local(tmp_path, scheduler):
+    assert build_demo(tmp_path / "local") == 0
+    assert build_demo(tmp_path / "cluster", "--scheduler", scheduler) == 0
+    assert compare_sites(tmp_path / "local", tmp_path / "cluster") == []
+
+
+def test_unreachable_scheduler_is_reported(capsys):
+    code = main(["build", "--quiet", "--scheduler", "tcp://127.0.0.1:9", "--out", "/tmp/x"])
+    assert code != 0
