@@ -27,6 +27,9 @@ EVALUATION_FACTOR = 6
 """Peak memory of an evaluation per byte of its run tables (measured on robust03 and
 TREC-COVID round 1: the judged rankings, gains and cumulated sums of the adhoc kernels)."""
 
+CONNECT_SECONDS = 20
+"""How long to wait for the scheduler before giving up."""
+
 _UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
 
 
@@ -87,11 +90,19 @@ def evaluate_batches(kind: Any, qrels: Any, reads: Sequence[RunRead], options: A
     return merge(parts)
 
 
+class SchedulerError(Exception):
+    """The Dask scheduler cannot be reached (the message names its address)."""
+
+
 def _on_cluster(scheduler: str, kind: Any, qrels: Any, tables: Iterator[list[pd.DataFrame]],
                 options: Any, extras: bool) -> Iterator[Evaluation]:
     """Each batch evaluated by a worker of the cluster at ``scheduler``, in batch order."""
     client_class = dask_client()
-    with client_class(scheduler) as client:
+    try:
+        client = client_class(scheduler, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as error:
+        raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    with client:
         shared = client.scatter(qrels, broadcast=True)
         futures = [client.submit(_evaluate_batch, kind, shared, group, options, extras,
                                  pure=False) for group in tables]

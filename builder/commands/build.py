@@ -36,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from builder.batching import SchedulerError
     from builder.build import Progress, StrictError, build
     from builder.config import ConfigError
     from builder.pipeline import InputError
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    except (InputError, PublishError, TeamError) as exc:
+    except (InputError, PublishError, TeamError, SchedulerError) as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except StrictError as exc:

@@ -99,6 +99,7 @@ def _trec_lines(rows, integral: set[str]) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from builder.batching import SchedulerError
     from builder.findings import sort_findings
     from builder.measures.registry import measures_of, select_measures
     from builder.pipeline import InputError, evaluate_task, read_task, validate_task
@@ -129,7 +130,11 @@ def run(args: argparse.Namespace) -> int:
     validate_task(inputs)
     for finding in sort_findings([*inputs.findings, *(f for r in inputs.reads for f in r.findings)]):
         print(finding.format(), file=sys.stderr)
-    result = evaluate_task(inputs, scale)
+    try:
+        result = evaluate_task(inputs, scale)
+    except SchedulerError as error:
+        print(f"appendix evaluate: {error}", file=sys.stderr)
+        return 2
     code = exit_status(inputs.reads)
     if result.evaluation is not None:
         scores = result.evaluation.scores

@@ -11,7 +11,7 @@ from dask.distributed import Client, LocalCluster
 
 from builder.cli import main
 from tests.scale.site_compare import compare_sites
-from tests.scale.test_batched import evaluate_output
+from tests.scale.test_batched import evaluate_output, robust03_args
 from tests.site.test_build import build_demo
 
 
@@ -37,6 +37,8 @@ def test_distributed_demo_site_equals_local(tmp_path, scheduler):
     assert compare_sites(tmp_path / "local", tmp_path / "cluster") == []
 
 
-def test_unreachable_scheduler_is_reported(capsys):
-    code = main(["build", "--quiet", "--scheduler", "tcp://127.0.0.1:9", "--out", "/tmp/x"])
-    assert code != 0
+def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
+    monkeypatch.setattr("builder.batching.CONNECT_SECONDS", 1)
+    args = ["evaluate", "--scheduler", "tcp://127.0.0.1:9", *robust03_args()[:2]]
+    assert main(args) == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

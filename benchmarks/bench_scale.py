@@ -1,0 +1,166 @@
+"""Benchmark: campaigns larger than one evaluation in memory, and growth with their size.
+
+    python benchmarks/bench_scale.py generated [RUNS] [--budget 2G]   (default 20 runs)
+    python benchmarks/bench_scale.py growth [--budget 1G]
+
+``generated``: a campaign of RUNS runs x 1,000 topics x 1,000 documents (1M lines a run; the
+full campaign of the issue is 1,000 runs, 1 billion lines, 40 GB of text), written one run at a
+time (the generator holds one run), then ``appendix evaluate -c --memory-budget`` over it in a
+child process: time, lines per second, peak memory (the child's maximum resident set), and the
+time of 1,000 runs extrapolated linearly.
+
+``growth``: TREC-COVID round 1 (../shared/data/trec_covid_round1) 1x, 4x and 16x (its runs
+linked under new names, named by file), each evaluated by ``appendix evaluate -q -c -M 1000
+--format tsv`` in a child process: time and peak memory per line, and their ratio to 1x.
+
+The machine is shared: the figures are of one run, with its load average printed beside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.csv as pacsv
+
+ROOT = Path(__file__).resolve().parents[1]
+COVID = ROOT.parent / "shared" / "data" / "trec_covid_round1"
+TOPICS, DOCUMENTS, POOL, JUDGED = 1000, 1000, 2000, 200
+
+# The child's peak resident set, measured by a parent that only waits for it.
+MEASURE = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], "
+           "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN)"
+           ".ru_maxrss, code)")
+
+
+def measured(command: list[str]) -> tuple[float, int]:
+    """(seconds, peak bytes) of ``command`` run in a child process; it must succeed."""
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-c", MEASURE, *command], capture_output=True,
+                         text=True, check=True).stdout.split()
+    seconds = time.perf_counter() - start
+    if out[1] != "0":
+        raise SystemExit(f"{' '.join(command[:4])}...: exit {out[1]}")
+    return seconds, int(out[0]) * 1024
+
+
+def _write(path: Path, columns: dict[str, pa.Array]) -> None:
+    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
+    pacsv.write_csv(pa.table(columns), path, write_options=options)
+
+
+def generate(folder: Path, runs: int, seed: int = 7) -> tuple[Path, list[Path], int]:
+    """Qrels and ``runs`` run files of TOPICS x DOCUMENTS lines, one run in memory at a time."""
+    rng = np.random.default_rng(seed)
+    names = pa.array([f"doc{i}" for i in range(POOL)])
+    topic_ids = np.repeat(np.arange(1, TOPICS + 1), JUDGED)
+    judged = np.argsort(rng.random((TOPICS, POOL)), axis=1)[:, :JUDGED].ravel()
+    qrels = folder / "qrels.txt"
+    _write(qrels, {"topic": pa.array(topic_ids), "iter": pa.array(np.zeros(len(judged), int)),
+                   "doc": names.take(pa.array(judged)),
+                   "rel": pa.array(rng.integers(0, 3, len(judged)))})
+    paths = []
+    topic_of_line = pa.array(np.repeat(np.arange(1, TOPICS + 1), DOCUMENTS))
+    rank = pa.array(np.tile(np.arange(1, DOCUMENTS + 1), TOPICS))
+    score = pa.array(np.tile(np.linspace(100.0, 1.0, DOCUMENTS), TOPICS))
+    for number in range(runs):
+        docs = np.argsort(rng.random((TOPICS, POOL)), axis=1)[:, :DOCUMENTS].ravel()
+        path = folder / f"run{number:04d}"
+        _write(path, {"topic": topic_of_line, "q0": pa.array(["Q0"] * len(docs)),
+                      "doc": names.take(pa.array(docs)), "rank": rank, "score": score,
+                      "tag": pa.array([f"run{number:04d}"] * len(docs))})
+        paths.append(path)
+    return qrels, paths, runs * TOPICS * DOCUMENTS
+
+
+def appendix(*args: str) -> list[str]:
+    return [sys.executable, "-m", "builder.cli", *args]
+
+
+def bench_generated(runs: int, budget: str) -> None:
+    """Half the runs, then all: the peak's growth per line is what the full size would add."""
+    with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+        start = time.perf_counter()
+        qrels, paths, lines = generate(Path(tmp), runs)
+        made = time.perf_counter() - start
+        size = sum(p.stat().st_size for p in paths)
+        print(f"generated {runs} runs x {TOPICS} topics x {DOCUMENTS} documents: {lines:,} "
+              f"lines, {size / 2**30:.2f} GiB, {made:.1f} s (one run in memory at a time)")
+        figures = []
+        for part in (paths[: max(1, runs // 2)], paths):
+            count = len(part) * TOPICS * DOCUMENTS
+            seconds, peak = measured(appendix("evaluate", "-c", "--format", "tsv",
+                                              "--memory-budget", budget, str(qrels),
+                                              *map(str, part)))
+            figures.append((count, seconds, peak))
+            print(f"evaluate --memory-budget {budget}, {len(part)} runs: {seconds:.1f} s, "
+                  f"{count / seconds / 1e6:.2f}M lines/s, peak {peak / 2**30:.2f} GiB")
+    (small, _, low), (large, seconds, high) = figures
+    held = (high - low) / max(1, large - small)
+    full = 1000 * TOPICS * DOCUMENTS
+    print(f"peak grows by {held:.0f} bytes per line (the runs as read are held whole by the "
+          "read and validate stages; the evaluation is bounded by the budget)")
+    print(f"1,000 runs (1 billion lines, {size * 1000 / runs / 2**30:.0f} GiB of text) "
+          f"extrapolated: {seconds * full / large / 60:.0f} min, peak "
+          f"{(high + held * (full - large)) / 2**30:.0f} GiB")
+
+
+def bench_growth(budget: str | None) -> None:
+    runs = sorted((COVID / "runs").iterdir())
+    qrels = COVID / "qrels.covid-round1.txt"
+    base = None
+    extra = ["--memory-budget", budget] if budget else []
+    print(f"{'copies':>6} {'runs':>5} {'lines':>11} {'seconds':>8} {'us/line':>8} "
+          f"{'peak GiB':>9} {'B/line':>7}  vs 1x (time/line, memory/line)")
+    for copies in (1, 4, 16):
+        with tempfile.TemporaryDirectory(prefix="bench-growth-") as tmp:
+            links = []
+            for k in range(copies):
+                for run in runs:
+                    link = Path(tmp) / f"c{k:02d}-{run.name}"
+                    link.symlink_to(run)
+                    links.append(str(link))
+            if base is None:
+                lines = sum(_count_lines(run) for run in runs)
+            seconds, peak = measured(appendix("evaluate", "-q", "-c", "-M", "1000", "--format",
+                                              "tsv", "-o", "run_names=file", *extra,
+                                              str(qrels), *links))
+        total = lines * copies
+        per_line = (seconds / total, peak / total)
+        base = base or per_line
+        print(f"{copies:>6} {len(links):>5} {total:>11,} {seconds:>8.1f} "
+              f"{per_line[0] * 1e6:>8.2f} {peak / 2**30:>9.2f} {per_line[1]:>7.0f}  "
+              f"{per_line[0] / base[0]:.2f}, {per_line[1] / base[1]:.2f}")
+
+
+def _count_lines(path: Path) -> int:
+    import gzip
+
+    with gzip.open(path, "rb") as handle:
+        return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 24), b""))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["generated", "growth"])
+    parser.add_argument("runs", type=int, nargs="?", default=20)
+    parser.add_argument("--budget", default=None)
+    args = parser.parse_args()
+    os.chdir(ROOT)
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
+    if args.what == "generated":
+        bench_generated(args.runs, args.budget or "2G")
+    else:
+        bench_growth(args.budget)
+    print(f"load average {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
