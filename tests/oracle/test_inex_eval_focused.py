@@ -13,23 +13,15 @@ import pandas as pd
 import pytest
 
 from builder.tasks import get_kind
+from tests.oracle.inex_eval_program import parse_inex_eval
 
 RUNS = ["bert_inex_converted", "bert_inex_converted_1"]
 ORACLES = [("focused", "-f", run) for run in RUNS] + [("thorough", "-t", "bert_inex_converted")]
 
 
 def oracle_table(path) -> pd.DataFrame:
-    """inex_eval's ``measure topic value`` lines; ``ircl_prn.x`` is our ``iP[x]``, AiP/all MAiP."""
-    rows = []
-    for line in path.read_text().splitlines():
-        fields = line.split()
-        if len(fields) != 3 or line.startswith(("Impossible", "<")):
-            continue
-        measure = fields[0]
-        if measure.startswith("ircl_prn."):
-            measure = f"iP[{measure.removeprefix('ircl_prn.')}]"
-        rows.append((measure, fields[1], float(fields[2])))
-    return pd.DataFrame(rows, columns=["measure", "topic", "oracle"])
+    """inex_eval's printed rows of a saved output (``ircl_prn.x`` is our ``iP[x]``)."""
+    return parse_inex_eval(path.read_text()).rename(columns={"official": "oracle"})
 
 
 @pytest.fixture(scope="module")
