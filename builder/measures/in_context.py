@@ -105,14 +105,24 @@ def evaluate_in_context(
 def _assessed_passages(run_table: pd.DataFrame, topics: set[str], runs: list[str]) -> pd.DataFrame:
     """Lines of assessed topics (inex_eval skips the others), by run, topic (as text), order."""
     table = run_table[run_table["topic"].isin(topics)]
-    run_code = pd.Categorical(table["run"], categories=runs).codes
+    run_code = pd.Categorical(table["run"], categories=runs).codes.astype(np.int64)
     topic_code, _ = pd.factorize(table["topic"], sort=True)
+    n_topics = topic_code.max(initial=-1) + 1
+    # inex_eval's epochs (builder.validate.fol_run.topic_epochs): in file order, a new article
+    # table at the first line of each topic of each run; a topic that starts again after
+    # others ranks its articles anew there, once more.
+    in_file = np.lexsort((table["line"].to_numpy(), run_code))
+    pair = run_code[in_file] * n_topics + topic_code[in_file]
+    first = np.zeros(len(pair), bool)
+    first[np.unique(pair, return_index=True)[1]] = True
+    epoch = np.empty(len(pair), np.int64)
+    epoch[in_file] = np.cumsum(first)
     order = np.lexsort((table["order"].to_numpy(), topic_code, run_code))
     table = table.iloc[order].reset_index(drop=True)
     file_code, files = pd.factorize(table["file"])
-    # One integer per (run, topic, file), for grouping without string keys.
-    table["key"] = (run_code[order].astype(np.int64) * (topic_code.max(initial=-1) + 1)
-                    + topic_code[order]) * len(files) + file_code
+    # One integer per (run, topic, epoch, file), for grouping without string keys; an epoch
+    # belongs to one run.
+    table["key"] = (epoch[order] * n_topics + topic_code[order]) * len(files) + file_code
     unknown = table["offset"].to_numpy() == UNKNOWN_OFFSET
     table["unknown"] = unknown
     table["start"] = np.where(unknown, UNKNOWN_ENTRY, table["offset"].to_numpy(np.int64))

@@ -50,7 +50,7 @@ def validate_fol_run(
     if doc_chars is not None:
         findings += _beyond_article(table, label, doc_chars)
     known = table["topic"].isin(qrels_topics).to_numpy()
-    epoch = _epochs(table["topic"].to_numpy(), known)
+    epoch = topic_epochs(table["topic"].to_numpy(), known)
     findings += _topic_blocks(table, label, known)
     if reject_overlap:
         findings += _overlaps(table[known], label, epoch[known])
@@ -120,8 +120,9 @@ def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> li
         "warning")
 
 
-def _epochs(topic: np.ndarray, known: np.ndarray) -> np.ndarray:
-    """inex_eval's article table of each line: a new one at the first line of each topic."""
+def topic_epochs(topic: np.ndarray, known: np.ndarray) -> np.ndarray:
+    """inex_eval's article table of each line (in file order): a new one at the first line of
+    each topic of the qrels, so a topic that starts again later has its articles counted anew."""
     first = np.zeros(len(topic), dtype=bool)
     first[np.unique(topic, return_index=True)[1]] = True
     return np.cumsum(first & known)

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding
+from builder.validate.fol_run import topic_epochs
 
 MAX_LINE_FINDINGS = 20
 
@@ -29,16 +30,21 @@ def validate_in_context(
     """Errors for interleaved articles (and, with ``best``, for a second entry point)."""
     if topics is not None:
         table = table[table["topic"].isin(set(topics))]
+    # A topic that starts again after others counts its articles anew (inex_eval's epochs).
+    table = table.sort_values("line", kind="stable")
+    table = table.assign(epoch=topic_epochs(table["topic"].to_numpy(), np.ones(len(table), bool)))
     table = table.sort_values(["topic", "order"], kind="stable")
     topic = table["topic"].to_numpy(str)
     file = table["file"].to_numpy(str)
     line = table["line"].to_numpy(np.int64)
+    epoch = table["epoch"].to_numpy()
     if len(table) == 0:
         return []
-    same_article = np.r_[False, (topic[1:] == topic[:-1]) & (file[1:] == file[:-1])]
+    same_article = np.r_[False, (topic[1:] == topic[:-1]) & (file[1:] == file[:-1])
+                         & (epoch[1:] == epoch[:-1])]
 
-    blocks = pd.DataFrame({"topic": topic, "file": file, "line": line})[~same_article]
-    seen = blocks.groupby(["topic", "file"], sort=False)["line"].transform("first").to_numpy()
+    blocks = pd.DataFrame({"topic": topic, "file": file, "epoch": epoch, "line": line})[~same_article]
+    seen = blocks.groupby(["topic", "epoch", "file"], sort=False)["line"].transform("first").to_numpy()
     again = blocks["line"].to_numpy() != seen
     a_topic, a_file = blocks["topic"].to_numpy()[again], blocks["file"].to_numpy()[again]
     a_seen = seen[again]

@@ -137,3 +137,25 @@ def test_restricted_reading_of_odd_passages(tmp_path: Path, run_text: str, expec
     scores, _ = ours("restricted-relevant-in-context", qrels, run)
     ours_agp = scores.set_index(["measure", "topic"]).loc[("AgP", "1"), "value"]
     assert ours_agp == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(("kind", "agp", "num_ret"), [
+    ("relevant-in-context", 17 / 9, 2), ("restricted-relevant-in-context", 0.5, 2),
+    ("best-in-context", 1.85, 2)])
+def test_the_issue_repro_of_a_topic_in_two_blocks(tmp_path: Path, kind: str, agp: float,
+                                                  num_ret: int) -> None:
+    """Topic 1 again after topic 2: its article 10 is ranked a second time (AgP above 1), and
+    best in context takes both entry points (of length 0)."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 Q0 10 100 1000 50 0:100\n2 Q0 20 100 1000 50 0:100\n")
+    length = 0 if kind == "best-in-context" else 50
+    run.write_text(f"1 Q0 10 1 -1 r 0 {length}\n2 Q0 20 1 -1 r 0 {length}\n"
+                   f"1 Q0 10 1 -1 r 50 {length}\n")
+    official = inex_eval(kind, qrels, run).set_index(["measure", "topic"])["official"]
+    assert official[("AgP", "1")] == pytest.approx(agp, abs=1e-12)
+    assert official[("num_ret", "1")] == num_ret
+    scores, findings = ours(kind, qrels, run)
+    assert not [f for f in findings if f.severity == "error"], findings
+    value = scores.set_index(["measure", "topic"])["value"]
+    assert value[("AgP", "1")] == pytest.approx(agp, abs=1e-12)
+    assert value[("num_ret", "1")] == num_ret
