@@ -4,7 +4,8 @@
 
 Builds trec_eval VERSION (10.0 default, or 9.0.8) from ../shared/tools in a temporary folder,
 draws CASES random qrels and runs (default 2000; ties, scores equal only in single precision,
-grades -1..3, topics missing on either side, -M, -l 2, -J, -N, with and without -c), runs
+grades -1..3, topics missing on either side, -M, -l 2, -J, -N, with and without -c; in half
+the cases scores and relevance values that are not numbers, read by ``--reading atof``), runs
 ``trec_eval -q -m all_trec`` and ``appendix evaluate --profile VERSION`` on each and prints, per
 measure, the lines that agree and those that differ (a line missing on one side differs).
 ``-nan`` lines of trec_eval (-J on a ranking left empty: 0/0) are counted apart.
@@ -24,14 +25,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from builder.cli import main as appendix
 from tests.oracle.official import build_trec_eval, trec_eval_rows
+from tests.oracle.test_differential_trec_eval import ODD_GRADES, ODD_SCORES
 
 TOPICS = ["1", "2", "10"]
 DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d10", "d11", "D1", "doc-7", "a", "zz9"]
 SCORES = [1.0, 2.0, 0.5, 1.0000000001, 1.0000000002, -3.25, 1e-7, 12.0]
 
 
-def random_case(rng: random.Random, version: str) -> tuple[str, str, list[str]]:
+def random_case(rng: random.Random, version: str) -> tuple[str, str, list[str], bool]:
     complete = rng.random() < 0.5
+    atof = rng.random() < 0.5
     qrels_topics = rng.sample(TOPICS, rng.randint(1, 3))
     run_topics = set(rng.sample(TOPICS, rng.randint(1, 3)))
     if not complete and version == "10.0":
@@ -39,22 +42,27 @@ def random_case(rng: random.Random, version: str) -> tuple[str, str, list[str]]:
     qrels, run = [], []
     for topic in qrels_topics:
         docs = rng.sample(DOCS, rng.randint(1, 10))
-        grades = [rng.randint(-1, 3) for _ in docs]
-        grades[0] = max(grades[0], 0)
+        grades = [rng.choice(ODD_GRADES) if atof and rng.random() < 0.3 else str(rng.randint(-1, 3))
+                  for _ in docs]
+        grades[0] = "0" if grades[0] == "-1" else grades[0]
         qrels += [f"{topic} 0 {d} {g}" for d, g in zip(docs, grades)]
     for topic in sorted(run_topics):
         docs = rng.sample(DOCS, rng.randint(1, 12))
-        run += [f"{topic} Q0 {d} {i} {rng.choice(SCORES)!r} r" for i, d in enumerate(docs, 1)]
+        run += [f"{topic} Q0 {d} {i} "
+                f"{rng.choice(ODD_SCORES) if atof and rng.random() < 0.3 else repr(rng.choice(SCORES))} r"
+                for i, d in enumerate(docs, 1)]
     flags = ["-q", "-m", "all_trec"] + (["-c"] if complete else [])
     flags += rng.choice([[], ["-M", "3"], ["-M", "5"]])
     flags += rng.choice([[], ["-l", "2"]])
     flags += rng.choice([[], [], ["-J"], ["-N", "40"]])
-    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", flags
+    return "\n".join(qrels) + "\n", "\n".join(run) + "\n", flags, atof
 
 
-def ours(flags: list[str], qrels: Path, run: Path, version: str) -> tuple[int, list[tuple]]:
+def ours(flags: list[str], qrels: Path, run: Path, version: str, atof: bool
+         ) -> tuple[int, list[tuple]]:
     out = io.StringIO()
     flags = flags if "-c" in flags else [*flags, "--no-complete"]
+    flags += ["--reading", "atof"] if atof else []
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
         code = appendix(["evaluate", "--profile", version, *flags, str(qrels), str(run)])
     return code, [tuple(f.strip() for f in line.split("\t")) for line in out.getvalue().splitlines()]
@@ -68,11 +76,11 @@ def main(cases: int, version: str) -> None:
         binary = build_trec_eval(version, Path(folder))
         qrels, run = Path(folder) / "qrels", Path(folder) / "run"
         for _ in range(cases):
-            qrels_text, run_text, flags = random_case(rng, version)
+            qrels_text, run_text, flags, atof = random_case(rng, version)
             qrels.write_text(qrels_text)
             run.write_text(run_text)
             code, theirs = trec_eval_rows(binary, flags, qrels, run)
-            our_code, mine = ours(flags, qrels, run, version)
+            our_code, mine = ours(flags, qrels, run, version, atof)
             exit_codes[(code, our_code)] += 1
             theirs = {(m, t): v.strip() for m, t, v in theirs if m != "relstring"}
             mine = {(m, t): v for m, t, v in mine}

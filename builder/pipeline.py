@@ -76,7 +76,7 @@ def read_task(task: TaskSpec) -> TaskInputs:
     from builder.formats.topic_file import read_topic_file
     from builder.formats.trec_topics import TOPIC_COLUMNS
 
-    qrels = task.kind.read_qrels(task.qrels)  # InputError when unusable
+    qrels = task.kind.read_qrels(task.qrels, task.options)  # InputError when unusable
     findings: list[Finding] = [*task.findings, *task.kind.qrels_findings(qrels)]
     topics = pd.DataFrame(columns=TOPIC_COLUMNS)
     if task.topics is not None:

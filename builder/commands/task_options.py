@@ -27,13 +27,14 @@ FLAG_OPTIONS = {
     "profile": "profile",
     "judged_only": "judged_only",
     "collection_size": "collection_size",
+    "reading": "reading",
 }
 """argparse destination -> options model field; a flag the kind's model lacks is an error
 (it would otherwise be silently ignored)."""
 FLAG_NAMES = {
     "depth": "-M", "rel_level": "-l", "complete": "-c/--no-complete",
     "interpolation": "--interpolation", "profile": "--profile", "judged_only": "-J",
-    "collection_size": "-N", "model": "--model", "corpus": "--corpus",
+    "collection_size": "-N", "model": "--model", "corpus": "--corpus", "reading": "--reading",
 }  # fmt: skip
 
 
@@ -76,6 +77,10 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-N", dest="collection_size", type=int, help="documents in the collection (trec_eval -N)"
     )
+    parser.add_argument(
+        "--reading", choices=["strict", "atof"],
+        help="scores and relevance values that are not numbers: an error (strict, the "
+             "default) or read with C's atof/atol as trec_eval does, a warning each (atof)")
     parser.add_argument(
         "--model",
         choices=["classical", "tree", "distance"],

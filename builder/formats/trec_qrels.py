@@ -5,6 +5,10 @@ Read into a qrels table ``topic`` (str), ``doc`` (str), ``rel`` (int64). As in t
 with ``#`` are comments, relevance is read like C's ``atol`` (``"2.0"`` is 2) and may be
 negative (judged-but-unjudged: neither relevant nor non-relevant). A malformed line or a docno
 judged twice for one topic makes the whole file unusable: ``QrelsError`` lists every problem.
+
+``atof``, trec_eval's reading: a relevance with no leading integer (``abc``, ``+-3``) is 0, as
+``atol`` reads it, with a warning naming its line; a blank line, on which trec_eval quits
+("Malformed line"), is skipped with a warning (the strict reading skips it without one).
 """
 
 from __future__ import annotations
@@ -33,20 +37,37 @@ class QrelsError(InputError):
     """The qrels file cannot be used; ``findings`` says where and why."""
 
 
-def read_trec_qrels(path: Path) -> pd.DataFrame:
-    """Read a qrels file into ``QRELS_COLUMNS``; raises ``QrelsError`` on bad content."""
+def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
+    """Read a qrels file into ``QRELS_COLUMNS``; raises ``QrelsError`` on bad content. The
+    warnings of the ``atof`` reading are the table's ``attrs["findings"]``."""
     file = str(path)
+    data = read_bytes(path)
     text = read_text_table(
-        read_bytes(path), file, QRELS_FIELDS, extra_fields_allowed=False, ignored=("iter",)
+        data, file, QRELS_FIELDS, extra_fields_allowed=False, ignored=("iter",)
     )
     findings = list(text.findings)
     rel_text = text.table.column("rel")
     integer = pc.extract_regex(rel_text, _LEADING_INTEGER)
-    valid = pc.is_valid(integer).to_numpy(zero_copy_only=False)
-    findings += [
-        Finding(file, int(line), "error", "relevance is not an integer")
-        for line in text.lines[~valid]
-    ]
+    # atol reads one sign: "+-3" is 0 (the pattern's optional "+" would let "-3" through).
+    valid = pc.and_(pc.is_valid(integer), pc.invert(pc.starts_with(rel_text, "+-")))
+    valid = valid.to_numpy(zero_copy_only=False)
+    warnings = []
+    if atof:
+        warnings += [
+            Finding(file, int(line), "warning", f"relevance {rel} read as 0, as trec_eval "
+                    "reads it (C's atol)")
+            for line, rel in zip(text.lines[~valid], rel_text.filter(pa.array(~valid)).to_pylist())
+        ]
+        warnings += [
+            Finding(file, line, "warning", "blank line skipped (trec_eval quits on it: "
+                    "Malformed line)")
+            for line in blank_lines(data)
+        ]
+    else:
+        findings += [
+            Finding(file, int(line), "error", "relevance is not an integer")
+            for line in text.lines[~valid]
+        ]
     digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "-"))
     huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
     findings += [
@@ -77,4 +98,16 @@ def read_trec_qrels(path: Path) -> pd.DataFrame:
                                 "judgement line (only blank or comment lines)"))
     if findings:
         raise QrelsError(findings)
+    if warnings:
+        qrels.attrs["findings"] = warnings
     return qrels
+
+
+def blank_lines(data: bytes) -> list[int]:
+    """The 1-based numbers of the lines of ``data`` with nothing but blanks (the end of the
+    last line is not a line)."""
+    data = data.decode("utf-8") if isinstance(data, bytes) else data
+    lines = data.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [i for i, line in enumerate(lines, 1) if not line.strip(" \t\f\v\r")]

@@ -36,9 +36,11 @@ class RunFile:
     findings: list[Finding] = field(default_factory=list)
 
 
-def read_trec_run(path: Path) -> RunFile:
+def read_trec_run(path: Path, atof: bool = False) -> RunFile:
     """Read one TREC run file: bad lines are findings; ``InputError`` when the file cannot be
-    opened or is not UTF-8 (``builder.formats.source``)."""
+    opened or is not UTF-8 (``builder.formats.source``). ``atof``: a score that is not a
+    number is read as trec_eval reads it (C's ``atof``: ``1.5abc`` is 1.5, ``.`` 0, ``0x1A``
+    26), with a warning naming its line, instead of an error."""
     file = str(path)
     text = read_text_table(
         read_bytes(path),
@@ -47,6 +49,7 @@ def read_trec_run(path: Path) -> RunFile:
         extra_fields_allowed=True,
         types={"score": pa.float64(), "topic": CATEGORY, "tag": CATEGORY},
         ignored=("q0", "rank"),
+        atof=atof,
     )
     score = text.table.column("score")
     table = pa.table(

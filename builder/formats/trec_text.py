@@ -15,6 +15,7 @@ reported by number. Input must be UTF-8 (``builder.formats.source``).
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from builder.findings import Finding
+from builder.formats.c_numbers import c_atof
 from builder.formats.source import check_utf8, read_input
 
 _BLANKS = re.compile(rb"[ \t\f\v\r]+")
@@ -69,6 +71,7 @@ class _Layout:
     kept: list[str]
     types: dict[str, pa.DataType]
     extra_fields_allowed: bool
+    atof: bool = False
 
     def type_of(self, name: str) -> pa.DataType:
         return self.types.get(name, pa.large_string())
@@ -82,6 +85,7 @@ def read_text_table(
     extra_fields_allowed: bool,
     types: dict[str, pa.DataType] | None = None,
     ignored: tuple[str, ...] = (),
+    atof: bool = False,
 ) -> TextTable:
     """Split ``data`` into ``len(names)`` columns (string, or as ``types`` say), one row per
     content line.
@@ -89,11 +93,15 @@ def read_text_table(
     Lines with too few fields, or too many when ``extra_fields_allowed`` is false, are left
     out with an error finding each; extra fields are dropped otherwise, as trec_eval does,
     with one warning. A ``float64`` column must hold finite numbers: other lines are left out
-    with an error each. Columns named in ``ignored`` are checked for presence but not kept.
+    with an error each, unless ``atof``: then a number that is not finite stays an error, and
+    any other text is read as C's ``atof`` reads it, with a warning each (only the lines the
+    fast parse sets aside go through that rule, so a clean file reads as fast either way).
+    Columns named in ``ignored`` are checked for presence but not kept.
     """
     check_utf8(data, file)
     layout = _Layout(file, names, [n for n in names if n not in ignored],
-                     {**{n: pa.binary() for n in ignored}, **(types or {})}, extra_fields_allowed)
+                     {**{n: pa.binary() for n in ignored}, **(types or {})}, extra_fields_allowed,
+                     atof)
     if not data.strip():
         columns = {n: pa.array([], layout.type_of(n)) for n in layout.kept}
         return TextTable(pa.table(columns), np.zeros(0, dtype=np.int64))
@@ -313,6 +321,9 @@ def _careful_rows(odd: list[tuple[int, str]], layout: _Layout
         if len(fields) > width:
             extra.append((line, len(fields)))
         problems = [_number_problem(name, fields[i]) for name, i in zip(numbers, positions)]
+        if layout.atof:
+            problems = [_read_as_atof(layout.file, line, name, fields, i, findings) if p else None
+                        for p, name, i in zip(problems, numbers, positions)]
         problems = [p for p in problems if p]
         if problems:
             findings += [Finding(layout.file, line, "error", p) for p in problems]
@@ -340,10 +351,26 @@ def _extra_fields_warning(file: str, width: int, extra: list[tuple[int, int]],
 
 def _number_problem(name: str, text: str) -> str | None:
     if _FINITE.match(text):
-        return None
+        if math.isfinite(float(text)):
+            return None
+        return f"{name} {text} is not a finite number (beyond the largest double)"
     if _NON_FINITE.match(text):
         return f"{name} {text} is not a finite number"
     return f"{name} is not a number"
+
+
+def _read_as_atof(file: str, line: int, name: str, fields: list[str], i: int,
+                  findings: list[Finding]) -> str | None:
+    """trec_eval's reading of a number field that is not a number: ``fields[i]`` replaced by
+    the value C's ``atof`` reads (a warning), or the problem when that value is not finite."""
+    text = fields[i]
+    value = c_atof(text)
+    if not math.isfinite(value):
+        return f"{name} {text} is not a finite number"
+    findings.append(Finding(file, line, "warning", f"{name} {text} read as {value!r}, as "
+                            "trec_eval reads it (C's atof)"))
+    fields[i] = repr(value)
+    return None
 
 
 def _merge(table: pa.Table, lines: np.ndarray, suspect: np.ndarray, odd: list[tuple[int, str]],

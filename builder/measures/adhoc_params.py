@@ -21,8 +21,9 @@ names the registry declares).
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from builder.formats.c_numbers import c_atof, c_atol
 
 CUTOFFS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 LONG_CUTOFFS: dict[str, tuple[int, ...]] = {
@@ -54,21 +55,6 @@ DOUBLE_PARAMS: dict[str, tuple[float, ...]] = {
 PAIR_PARAMS: dict[str, dict[str, float]] = {"ndcg": {}, "rbp": {"p": 0.9}, "rbp_resid": {"p": 0.9}}
 RBP_PERSISTENCE = 0.9
 """trec_eval 10.0's default persistence p of ``rbp`` and ``rbp_resid`` (``m_rbp.c``)."""
-
-_ATOL = re.compile(r"\s*([+-]?\d+)")
-_ATOF = re.compile(r"\s*([+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?))")
-
-
-def c_atol(text: str) -> int:
-    """C's ``atol``: the leading integer of ``text``, 0 when there is none (``23.4`` -> 23)."""
-    found = _ATOL.match(text)
-    return int(found.group(1)) if found else 0
-
-
-def c_atof(text: str) -> float:
-    """C's ``atof`` on decimal text: the leading number of ``text``, 0 when there is none."""
-    found = _ATOF.match(text)
-    return float(found.group(1)) if found else 0.0
 
 
 def parse_long_cutoffs(family: str, text: str) -> tuple[int, ...]:

@@ -49,12 +49,28 @@ TREC_10_MEASURES = ("rbp", "rbp_resid", "unj")
 
 
 STRICT_READING = (
-    "Run and qrels files are read strictly: a score such as 1.5abc, . or 0x1A, or a relevance "
-    "such as abc, is an error naming its file and line (trec_eval reads them with C's atof and "
-    "atol, as 1.5, 0, 26 and 0), and a blank line is skipped (trec_eval quits on a blank "
-    "qrels line). With trec_eval -J, a ranking left without documents gives interpolated precision "
-    "0 here (trec_eval prints -nan, and a -nan mean)."
+    "Run and qrels files are read strictly (the default): a score such as 1.5abc, . or 0x1A, "
+    "or a relevance such as abc, is an error naming its file and line, since a finding beats "
+    "a silent conversion (trec_eval reads them with C's atof and atol, as 1.5, 0, 26 and 0; "
+    "the option reading: atof does the same, with a warning each), and a blank line is "
+    "skipped (trec_eval quits on a blank qrels line)."
 )
+ATOF_READING = (
+    "Run and qrels files are read as trec_eval reads them (reading: atof): a score or "
+    "relevance that is not a number is read with C's atof or atol (1.5abc as 1.5, . as 0, "
+    "0x1A as 26, relevance abc as 0), with a warning naming its file and line; a score that "
+    "is not finite (nan, inf, 1e999) is still an error, and a blank line is skipped with a "
+    "warning (trec_eval quits on a blank qrels line)."
+)
+JUDGED_ONLY_NAN = (
+    "With trec_eval -J, a ranking left without documents gives interpolated precision 0 here "
+    "(trec_eval prints -nan, and a -nan mean)."
+)
+
+
+def reading_rules(reading: str) -> str:
+    """What the measures page says of how the files were read (``reading`` option)."""
+    return f"{ATOF_READING if reading == 'atof' else STRICT_READING} {JUDGED_ONLY_NAN}"
 
 
 def profile_of(name: str | None) -> Profile:

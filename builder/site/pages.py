@@ -250,9 +250,10 @@ def measures_page(analyses: list[SiteTask]) -> Page:
 
 def _scoring_rules(analyses: list[SiteTask]) -> list[tuple[str, str]]:
     """(task title, the trec_eval release its ad hoc scores follow, in a sentence)."""
-    from builder.measures.adhoc_profiles import STRICT_READING, describe
+    from builder.measures.adhoc_profiles import describe, reading_rules
 
-    return [(a.spec.title, f"{describe(a.spec.options.profile)} {STRICT_READING}")
+    return [(a.spec.title,
+             f"{describe(a.spec.options.profile)} {reading_rules(a.spec.options.reading)}")
             for a in analyses if hasattr(a.spec.options, "profile")]
 
 

@@ -45,7 +45,8 @@ def no_qrels_findings(qrels: Any) -> list[Finding]:
 class TaskKind:
     """One kind of task.
 
-    read_qrels(path) -> qrels table.
+    read_qrels(path, options=None) -> qrels table read as the kind's ``options`` say (None:
+    the defaults).
     read_run_files(paths, qrels, options) -> one RunRead per path, read and named, not yet
     validated (only what makes a file unreadable is found here).
     validate_runs(reads, qrels, options) -> the reads with the kind's rules applied: findings
@@ -61,7 +62,7 @@ class TaskKind:
 
     name: str
     family: str
-    read_qrels: Callable[[Path], Any]
+    read_qrels: Callable[..., Any]
     read_run_files: Callable[[Sequence[Path], Any, Any], list[RunRead]]
     validate_runs: Callable[[list[RunRead], Any, Any], list[RunRead]]
     evaluate: Callable[[Any, pd.DataFrame, Any], Evaluation]

@@ -14,14 +14,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 from pydantic import ConfigDict, Field, field_validator, model_validator
 
-from builder.findings import InputError
+from builder.findings import Finding, InputError
 from builder.formats.trec_qrels import read_trec_qrels
 from builder.formats.trec_run import RunFile, read_trec_run
 from builder.measures import adhoc as measures
@@ -69,6 +69,12 @@ class AdhocOptions(RunNamingOptions):
     collection_size: int = Field(
         0, ge=0, description="Documents in the collection (-N): utility's d, the ROC curve."
     )
+    reading: Literal["strict", "atof"] = Field(
+        "strict",
+        description="How scores and relevance values that are not numbers are read: strict, "
+        "an error naming the line; atof, as trec_eval reads them (1.5abc is 1.5, 0x1A 26, "
+        "relevance abc 0), a warning each.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -99,8 +105,9 @@ def read_run_files(
     names; the qrels' topics, then any other topic a run names), so that the tables
     concatenate into one categorical column of small codes rather than millions of strings.
     """
+    atof = options.reading == "atof"
     with ThreadPoolExecutor(READ_THREADS) as pool:
-        files = list(pool.map(_read_or_reject, paths))
+        files = list(pool.map(lambda path: _read_or_reject(path, atof), paths))
     names = name_runs(paths, [file.table for file in files], options.run_names)
     run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
     qrels_topics = set(pd.unique(qrels["topic"]))
@@ -121,13 +128,23 @@ def read_run_files(
     ]
 
 
-def _read_or_reject(path: Path) -> RunFile:
+def _read_or_reject(path: Path, atof: bool) -> RunFile:
     """The run file, or no table and the reason when it cannot be opened or decoded: the run
     is rejected alone."""
     try:
-        return read_trec_run(path)
+        return read_trec_run(path, atof)
     except InputError as error:
         return RunFile(None, error.findings)
+
+
+def read_qrels(path: Path, options: AdhocOptions | None = None) -> pd.DataFrame:
+    """The qrels, read strictly or as trec_eval reads them (``options.reading``)."""
+    return read_trec_qrels(path, atof=options is not None and options.reading == "atof")
+
+
+def qrels_findings(qrels: pd.DataFrame) -> list[Finding]:
+    """The warnings of the qrels' ``atof`` reading (``read_trec_qrels``)."""
+    return list(qrels.attrs.get("findings", []))
 
 
 def validate_runs(
@@ -259,7 +276,8 @@ def _pr_points(judged, options: AdhocOptions, relevant_only: bool) -> pd.DataFra
 KIND = TaskKind(
     name="adhoc",
     family=measures.FAMILY,
-    read_qrels=read_trec_qrels,
+    read_qrels=read_qrels,
+    qrels_findings=qrels_findings,
     read_run_files=read_run_files,
     validate_runs=validate_runs,
     evaluate=evaluate,

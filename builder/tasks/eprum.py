@@ -143,7 +143,8 @@ def summary_extra(qrels: InexQrels, runs: pd.DataFrame, model: str, theta: float
     return summary[["run", "measure", "value"]].reset_index(drop=True)
 
 
-def read_qrels(path: Path) -> InexQrels:
+def read_qrels(path: Path, options: object = None) -> InexQrels:
+    """The INEX qrels (one reading whatever the ``options``)."""
     return read_inex_qrels(path)
 
 

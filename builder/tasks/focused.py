@@ -119,7 +119,8 @@ def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> E
                                           no_relevant_text=options.no_relevant_text), extras)
 
 
-def read_qrels(path: Path) -> InexQrels:
+def read_qrels(path: Path, options: object = None) -> InexQrels:
+    """The INEX qrels (one reading whatever the ``options``)."""
     return read_inex_qrels(path)
 
 

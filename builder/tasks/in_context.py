@@ -87,7 +87,8 @@ def _settings(options: InContextOptions) -> InContextSettings:
     )
 
 
-def read_qrels(path: Path) -> InexQrels:
+def read_qrels(path: Path, options: object = None) -> InexQrels:
+    """The INEX qrels (one reading whatever the ``options``)."""
     return read_inex_qrels(path)
 
 

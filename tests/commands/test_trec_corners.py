@@ -109,6 +109,71 @@ def test_odd_relevance_is_an_error(capsys, tmp_path):
     assert "qrels:1: error: relevance is not an integer" in ERRORS[-1]
 
 
+# trec_eval's reading, as an option: every value below is what trec_eval 10.0 prints for the
+# same files (tests/oracle/test_differential_trec_eval.py checks random ones against it).
+ODD_RUN = "1 Q0 A 1 . r\n1 Q0 B 2 0x1A r\n1 Q0 C 3 1.5abc r\n"
+
+
+def test_odd_scores_read_as_atof_with_a_warning_each(capsys, tmp_path):
+    # atof: . is 0, 0x1A is 26 (hexadecimal), 1.5abc is 1.5; so B (not relevant), C, A.
+    code, lines = evaluate(capsys, tmp_path, "1 0 A 1\n1 0 B 0\n1 0 C 1\n", ODD_RUN,
+                           "--reading", "atof", "-m", "map", "-m", "recip_rank")
+    assert code == 0
+    assert (value(lines, "map"), value(lines, "recip_rank")) == ("0.5833", "0.5000")
+    assert [line.removeprefix(f"{tmp_path}/") for line in ERRORS[-1].splitlines()] == [
+        "run:1: warning: score . read as 0.0, as trec_eval reads it (C's atof)",
+        "run:2: warning: score 0x1A read as 26.0, as trec_eval reads it (C's atof)",
+        "run:3: warning: score 1.5abc read as 1.5, as trec_eval reads it (C's atof)",
+    ]
+
+
+def test_odd_exponents_read_as_atof(capsys, tmp_path):
+    # -0x.8p1 is -1, 1e is 1 (an exponent without digits is not read): B first.
+    code, lines = evaluate(capsys, tmp_path, "1 0 A abc\n1 0 B 1\n",
+                           "1 Q0 A 1 -0x.8p1 r\n1 Q0 B 2 1e r\n", "--reading", "atof", "-m", "map")
+    assert code == 0 and value(lines, "map") == "1.0000"
+
+
+def test_odd_relevance_read_as_atol_with_a_warning(capsys, tmp_path):
+    code, lines = evaluate(capsys, tmp_path, "1 0 A abc\n1 0 B 1\n",
+                           "1 Q0 A 1 2.0 r\n1 Q0 B 2 1.0 r\n", "--reading", "atof",
+                           "-m", "map", "-m", "num_rel", "-m", "num_nonrel_judged_ret")
+    assert code == 0
+    assert [value(lines, m) for m in ("map", "num_rel", "num_nonrel_judged_ret")] == [
+        "0.5000", "1", "1"]
+    assert "qrels:1: warning: relevance abc read as 0, as trec_eval reads it (C's atol)" \
+        in ERRORS[-1]
+
+
+def test_a_blank_qrels_line_is_skipped_with_a_warning_under_atof(capsys, tmp_path):
+    # trec_eval quits on it ("Malformed line"); both readings skip it, atof says so.
+    qrels = "1 0 A 1\n\n1 0 B 0\n"
+    code, lines = evaluate(capsys, tmp_path, qrels, "1 Q0 A 1 1 r\n", "-m", "map")
+    assert (code, value(lines, "map"), ERRORS[-1]) == (0, "1.0000", "")
+    code, lines = evaluate(capsys, tmp_path, qrels, "1 Q0 A 1 1 r\n", "--reading", "atof",
+                           "-m", "map")
+    assert (code, value(lines, "map")) == (0, "1.0000")
+    assert ERRORS[-1] == (f"{tmp_path}/qrels:2: warning: blank line skipped (trec_eval quits "
+                          "on it: Malformed line)\n")
+
+
+@pytest.mark.parametrize("score", ["nan", "-inf", "infinity", "1e999", "0x1p99999", "NaN(1)x"])
+def test_scores_that_are_not_finite_stay_errors_under_atof(capsys, tmp_path, score):
+    # A run cannot be ranked by NaN or infinity (trec_eval sorts them as its qsort falls).
+    code, lines = evaluate(capsys, tmp_path, "1 0 A 1\n", f"1 Q0 A 1 {score} r\n",
+                           "--reading", "atof", "-m", "map")
+    assert code == 1 and lines == []
+    assert f"run:1: error: score {score} is not a finite number" in ERRORS[-1]
+
+
+def test_the_atof_reading_is_an_ad_hoc_option(capsys, tmp_path):
+    (tmp_path / "qrels").write_text("1 Q0 10 100 1000 50 0:100\n")
+    (tmp_path / "run").write_text("1 Q0 10 1 -1 r 0 50\n")
+    code = main(["evaluate", "--task", "focused", "--reading", "atof",
+                 str(tmp_path / "qrels"), str(tmp_path / "run")])  # fmt: skip
+    assert code == 2 and "option --reading does not apply" in capsys.readouterr().err
+
+
 def test_a_run_from_standard_input(capsys, tmp_path, monkeypatch):
     import io
 
