@@ -8,6 +8,11 @@ Given the score S(d_i) of the article at rank i and rel(d_i) = 1 when it has rel
 - AgP = sum_r rel(d_r) gP[r] / Nrel, relevant articles not retrieved counting 0 (eq. 13)
 - MAgP = mean AgP over the topics.
 
+A topic without relevant text (Nrel = 0) has no recall: inex_eval 3.1 prints NaN for its gR[r]
+(when the run retrieves something for it) and its AgP (0/0), and its means become NaN;
+``no_relevant_text="zero"`` (the default) prints 0 there so that MAgP stays readable on a
+leaderboard, ``"nan"`` prints inex_eval's NaN, means included.
+
 inex_eval 3.1 departs from eq. 11 for a topic with fewer than r articles: it reports the
 values at its last rank, ``gP[n]`` and ``gR[n]`` (``short_runs="inex_eval"``, the default);
 ``short_runs="paper"`` divides by r as eq. 11 does. inex_eval also prints, per run, the
@@ -59,6 +64,7 @@ def generalized_scores(
     short_runs: ShortRuns = "inex_eval",
     complete: bool = False,
     runs: Sequence[str] | None = None,
+    no_relevant_text: str = "zero",
 ) -> pd.DataFrame:
     """The long score table (``SCORE_COLUMNS``) of every run, per topic and ``all``.
 
@@ -67,15 +73,21 @@ def generalized_scores(
     topics: every topic of the qrels with num_rel and rel_size.
     complete: inex_eval ``-c``, topics without results count 0 (else they are left out).
     runs: the runs to report, also those without any assessed result (default: in articles).
+    no_relevant_text: "zero" or "nan", the gR[r] and AgP of a topic without relevant text.
     """
     runs = list(pd.unique(articles["run"])) if runs is None else list(runs)
     topics = topics.sort_values("topic", kind="stable").reset_index(drop=True)
     per_topic = _per_topic(articles, topics, ranks, short_runs)
+    if no_relevant_text == "nan":  # gR only of the topics answered, as inex_eval computes it
+        unanswerable = per_topic["num_rel"].to_numpy() == 0
+        per_topic.loc[unanswerable, [f"gR[{r}]" for r in ranks]] = np.nan
     if complete:
         full = pd.MultiIndex.from_product([runs, topics["topic"]], names=["run", "topic"])
         per_topic = per_topic.reindex(full, fill_value=0.0)
         per_topic["num_rel"] = np.tile(topics["num_rel"].to_numpy(np.float64), len(runs))
         per_topic["rel_size"] = np.tile(topics["rel_size"].to_numpy(np.float64), len(runs))
+    if no_relevant_text == "nan":
+        per_topic.loc[per_topic["num_rel"].to_numpy() == 0, "AgP"] = np.nan
     summary = _summary(per_topic, topics, runs, ranks, complete)
     topic_long = _long(per_topic, topic_measure_names(ranks))
     return pd.concat([topic_long, summary], ignore_index=True)[SCORE_COLUMNS]
@@ -146,6 +158,9 @@ def _summary(
     summary_of = {m.name: m for m in declared}
     summary_of.update({m.per_topic: m for m in declared if m.per_topic})
     sums = per_topic.groupby(level="run", sort=False).sum().reindex(runs, fill_value=0.0)
+    # A NaN makes its sum NaN, as in inex_eval (pandas' sum would skip it).
+    sums = sums.mask(per_topic.isna().groupby(level="run", sort=False).any()
+                     .reindex(runs, fill_value=False))
     counted = per_topic.groupby(level="run", sort=False).size().reindex(runs, fill_value=0)
     num_q = np.full(len(runs), float(len(topics))) if complete else counted.to_numpy(np.float64)
     summary = pd.DataFrame(index=sums.index)

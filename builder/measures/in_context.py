@@ -45,6 +45,10 @@ from builder.measures.tolerance_reading import (
 )
 
 ArticleScore = Literal["relevant", "restricted", "best"]
+NO_RELEVANT_TEXT = (
+    "A topic without relevant text: inex_eval 3.1 prints NaN for its gR[r] and AgP (0/0), "
+    "which makes their means (MAgP) NaN; appendix prints 0 so that a mean stays readable on a "
+    "leaderboard (option no_relevant_text: nan prints inex_eval's NaN).")
 ARTICLE_SCORE_COLUMNS = ["run", "topic", "rank", "file", "score"]
 
 
@@ -60,6 +64,7 @@ class InContextSettings:
     ranks: tuple[int, ...] = RANKS
     short_runs: ShortRuns = "inex_eval"
     complete: bool = False
+    no_relevant_text: str = "zero"
 
 
 @dataclass
@@ -90,7 +95,8 @@ def evaluate_in_context(
     )
     topics = topics.join(totals, on="topic").fillna(0)
     scores = generalized_scores(
-        retrieved, topics, settings.ranks, settings.short_runs, settings.complete, runs
+        retrieved, topics, settings.ranks, settings.short_runs, settings.complete, runs,
+        settings.no_relevant_text,
     )
     summary = retrieved.groupby("run", sort=False).agg(
         articles=("rank", "size"), relevant_articles=("relevant", "sum")
@@ -246,16 +252,18 @@ def _declare() -> None:
         register(Measure(f"gP[{r}]", FAMILY, f"generalized precision at rank {r}",
                          cite("kamps2008", "eq. 11"), {"rank": r}, short))
         register(Measure(f"gR[{r}]", FAMILY, f"generalized recall at rank {r}",
-                         cite("kamps2008", "eq. 12"), {"rank": r}, "inex_eval 3.1: gR[n] when n < r"))
+                         cite("kamps2008", "eq. 12"), {"rank": r},
+                         f"inex_eval 3.1: gR[n] when n < r. {NO_RELEVANT_TEXT}"))
     article_scores = (
         "article score: F-beta, beta = 0.25 as inex_eval 3.1 (Kamps et al. 2008: beta = 1); restricted: "
         "precision read with a tolerance of 300 irrelevant characters; best in context: "
         "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
     )
     register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
-                     differs=article_scores))
+                     differs=f"{article_scores}. {NO_RELEVANT_TEXT}"))
     register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     cite("kamps2008", "section 5.2"), differs=article_scores, per_topic="AgP"))
+                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT}",
+                     per_topic="AgP"))
     for point, name in enumerate(recall_point_names()):
         register(Measure(name, FAMILY, "interpolated generalized precision at recall "
                          f"{point / 10:.1f} (mean over topics)", "inex_eval 3.1",

@@ -56,6 +56,9 @@ class InContextOptions(RunNamingOptions, EprumBlockOptions):
         description="gP[r] of a topic with n < r articles: gP[n] (inex_eval) or sum / r (eq. 11)",
     )
     corpus: Path | None = CORPUS_FIELD
+    no_relevant_text: Literal["zero", "nan"] = Field(
+        "zero", description="gR[r] and AgP of a topic without relevant text: 0, or NaN as "
+        "inex_eval 3.1 prints it (its means, MAgP included, are then NaN too).")
 
 
 class RelevantInContextOptions(InContextOptions):
@@ -84,6 +87,7 @@ def _settings(options: InContextOptions) -> InContextSettings:
         ranks=tuple(options.ranks),
         short_runs=options.gp_short_runs,
         complete=options.complete,
+        no_relevant_text=options.no_relevant_text,
     )
 
 

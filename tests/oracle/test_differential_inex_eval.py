@@ -124,6 +124,45 @@ def test_random_campaigns_in_context_equal_inex_eval(tmp_path: Path, kind: str, 
     assert differ.empty, (differ, qrels_text, run_text)
 
 
+@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), complete=st.booleans())
+def test_in_context_topics_without_relevant_text_print_nan_with_the_option(
+        tmp_path: Path, kind: str, seed: int, complete: bool) -> None:
+    """gR[r] and AgP NaN (0/0) and their means, with and without -c (a topic without results
+    then has gR 0 and AgP NaN)."""
+    qrels_text, run_text = campaign_text(seed, overlapping=False, empty_topics=True)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, _ = ours(kind, qrels, run, no_relevant_text="nan", complete=complete)
+    official = inex_eval(kind, qrels, run, complete=complete)
+    table = compared(official[~official["measure"].str.startswith("iP[")], scores)
+    same = np.isclose(table["value"], table["official"], rtol=0, atol=1e-9, equal_nan=True)
+    assert same.all(), (table[~same], qrels_text, run_text)
+
+
+@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context",
+                                  "best-in-context"])
+def test_the_in_context_repro_of_a_topic_without_relevant_text(tmp_path: Path, kind: str) -> None:
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("1 Q0 10 100 1000 0 0:100\n1 Q0 11 0 1000\n2 Q0 20 0 1000\n")
+    length = 0 if kind == "best-in-context" else 100
+    run.write_text(f"1 Q0 10 1 -1 r 0 {length}\n2 Q0 20 1 -1 r 0 {length}\n")
+    official = inex_eval(kind, qrels, run)
+    official = official[~official["measure"].str.startswith("iP[")]
+    nan = compared(official, ours(kind, qrels, run, no_relevant_text="nan")[0])
+    assert nan.loc[nan["measure"].isin(["AgP", "MAgP"]), "official"].isna().sum() == 2
+    assert nan.loc[nan["measure"] == "gR[5]", "official"].isna().sum() == 2  # topic 2, all
+    assert np.isclose(nan["value"], nan["official"], rtol=0, atol=1e-9, equal_nan=True).all()
+    zero = compared(official, ours(kind, qrels, run)[0]).set_index(["measure", "topic"])
+    assert zero.loc[("AgP", "2"), "value"] == 0 and zero.loc[("gR[5]", "2"), "value"] == 0
+    # The mean over both topics, topic 2 counting 0.
+    agp_1 = zero.loc[("AgP", "1"), "official"]
+    assert agp_1 > 0 and zero.loc[("MAgP", "all"), "value"] == pytest.approx(agp_1 / 2, abs=1e-12)
+    assert zero["value"].notna().all()
+
+
 @pytest.mark.parametrize(("run_text", "expected"), [
     ("1 Q0 10 1 -1 r 6 1\n", 5 / 7),  # the issue's repro: the text up to offset 6 is read
     ("1 Q0 10 1 -1 r 0 2\n1 Q0 10 2 -1 r -1 0\n", 1.0),  # an unknown passage reads nothing
