@@ -240,11 +240,27 @@ def swap_in(staged: Path, output: Path) -> None:
 
 
 def _remove_tree(folder: Path) -> None:
-    """Remove a folder this tool wrote, read-only sub-folders included."""
+    """Remove a folder this tool wrote, read-only sub-folders included.
+
+    The entries that say the folder is ours (the staging mark, the manifest) go last: a build
+    killed while removing an old site or a staging folder then leaves a folder the next build
+    still recognises, and removes, instead of an anonymous half-deleted one it must not touch."""
     def writable_then_retry(function, path, _exc_info) -> None:
         parent = os.path.dirname(path)
         os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
         function(path)
 
-    if folder.exists():
-        shutil.rmtree(folder, onerror=writable_then_retry)
+    if not folder.exists():
+        return
+    marks = (STAGING_MARK, MANIFEST_NAME)
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name in marks:
+            continue
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, onerror=writable_then_retry)
+        else:
+            try:
+                entry.unlink()
+            except PermissionError:
+                writable_then_retry(os.unlink, str(entry), None)
+    shutil.rmtree(folder, onerror=writable_then_retry)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -96,6 +97,40 @@ def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
     code, err = finished(folder, out)
     assert code == 0 and "Traceback" not in err
     assert leftovers(out) == [] and tree(out) == before
+
+
+KILL_AT_REMOVAL = """
+import os, sys
+from pathlib import Path
+from builder.site.publish import _remove_tree
+removals = 0
+def kill_at(event, args):
+    global removals
+    if event in ("os.remove", "os.rmdir"):
+        removals += 1
+        if removals == int(sys.argv[2]):
+            os._exit(9)
+sys.addaudithook(kill_at)
+_remove_tree(Path(sys.argv[1]))
+"""
+
+
+@pytest.mark.parametrize("removals", [1, 60, 200, 300])
+def test_a_build_killed_while_removing_the_old_site_leaves_a_folder_the_next_removes(
+        published, tmp_path, removals):
+    """After the swap the old site sits at the staging folder's name and is removed; a build
+    killed during that removal must leave a folder the next build still knows as its own."""
+    from builder.site.publish import recover
+    _, out, before = published
+    output = tmp_path / "site"
+    shutil.copytree(out, output)
+    old = tmp_path / ".site.building-killed"
+    shutil.copytree(out, old)
+    process = subprocess.run([sys.executable, "-c", KILL_AT_REMOVAL, str(old), str(removals)],
+                             check=False, cwd=ROOT)
+    assert process.returncode == 9 and old.exists()  # killed with the removal half done
+    assert recover(output) == [f"removed {old.name}"]
+    assert leftovers(output) == [] and tree(output) == before
 
 
 def test_a_second_build_says_another_is_running(published):
