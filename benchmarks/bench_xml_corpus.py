@@ -5,9 +5,13 @@ Generates ``--articles`` articles (default 50,000, about 310 MB), builds the ind
 core, and prints the build's MB/s (per core too) and peak memory of the process tree; then
 resolves ``--results`` element results (default 1.5M, TREC-like element format, paths drawn
 from the index) and prints results per second. Targets: 20 MB/s or more per core for the
-index, 1M results per second or more for resolution.
+index, 1M results per second or more for resolution. Beside the build, a same-run ratio on
+the first ``--reference`` articles in this one process (CPU seconds): the index's per-chunk
+work against the reference walk over lxml's tree that the tests compare it with
+(``tests/formats/xml_walk.py``, one Python step per node).
 
     python benchmarks/bench_xml_corpus.py [--articles 50000] [--results 1500000] [--dir DIR]
+                                          [--reference 2000]
 """
 
 from __future__ import annotations
@@ -16,9 +20,12 @@ import argparse
 import os
 import resource
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference walk
 
 # isort: off
 import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
@@ -28,7 +35,7 @@ import numpy as np
 from builder.demo.xml_articles import write_articles
 from builder.formats.element_resolve import resolve_element_run
 from builder.formats.element_run import read_element_run
-from builder.formats.xml_corpus import CorpusIndex, build_index
+from builder.formats.xml_corpus import CHUNK_ARTICLES, CorpusIndex, _index_chunk, build_index
 
 
 def cpu_seconds() -> float:
@@ -45,11 +52,36 @@ def peak_mb() -> tuple[float, float]:
     return own, children
 
 
+def reference_ratio(corpus: Path, count: int) -> None:
+    """CPU seconds of the index's chunk work and of the reference walk, same articles, one
+    process, each timed twice (the better kept: the first pass also faults memory in)."""
+    from tests.formats.xml_walk import walk_article
+
+    files = sorted(corpus.iterdir())[:count]
+    articles = [(path.stem, path.read_bytes()) for path in files]
+    size = sum(len(data) for _, data in articles) / 1e6
+    chunks = [articles[i:i + CHUNK_ARTICLES] for i in range(0, len(articles), CHUNK_ARTICLES)]
+    timings = {}
+    for name, work in (("index", lambda: [_index_chunk(chunk) for chunk in chunks]),
+                       ("walk", lambda: [walk_article(data) for _, data in articles])):
+        best = float("inf")
+        for _ in range(2):
+            start = time.process_time()
+            work()
+            best = min(best, time.process_time() - start)
+        timings[name] = best
+    print(f"same run, {len(articles):,} articles ({size:.1f} MB), one process: index chunks "
+          f"{size / timings['index']:.1f} MB per CPU second, reference walk "
+          f"{size / timings['walk']:.1f} (ratio {timings['walk'] / timings['index']:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--articles", type=int, default=50_000)
     parser.add_argument("--results", type=int, default=1_500_000)
     parser.add_argument("--dir", type=Path, help="work folder (default: a temporary one)")
+    parser.add_argument("--reference", type=int, default=2000,
+                        help="articles for the same-run ratio against the reference walk")
     args = parser.parse_args()
     work = args.dir or Path(tempfile.mkdtemp(prefix="bench-xml-"))
     corpus = work / "corpus"
@@ -69,6 +101,8 @@ def main() -> None:
           f"{size / 1e6 / cpu:.1f} MB per CPU second, all processes); peak RSS "
           f"{own:.0f} MB (this process), {children:.0f} MB (largest worker); "
           f"load average {os.getloadavg()[0]:.1f}")
+
+    reference_ratio(corpus, args.reference)
 
     index = CorpusIndex(corpus, work / "cache" / "index")
     nodes = index.nodes().to_pandas()

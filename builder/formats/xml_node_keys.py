@@ -42,7 +42,8 @@ class NodeKeyWriter:
         if nodes.num_rows == 0:
             return
         local = pc.index_in(nodes.column(0), value_set=chunk_files).to_numpy()
-        encoded = pc.dictionary_encode(nodes.column(1))
+        paths = nodes.column(1)
+        encoded = paths if pa.types.is_dictionary(paths.type) else pc.dictionary_encode(paths)
         # The chunk's distinct paths (a few thousand) get their global codes in Python.
         codes = np.fromiter((self.paths.setdefault(path, len(self.paths))
                              for path in encoded.dictionary.to_pylist()),
