@@ -22,11 +22,13 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
-from builder.formats.xml_corpus import CorpusIndex
+from builder.formats.xml_corpus import MALFORMED, CorpusIndex
 from builder.formats.xml_node_keys import NodeKeys
 
 _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
 MAX_FINDINGS_PER_REASON = 20
+ELEMENT_POINT = ("an element path cannot end in a character position (.N): only a passage's "
+                 "start and end points take one")
 MAX_CHARACTER_DIGITS = 15
 
 
@@ -85,13 +87,19 @@ def normalise_paths(paths: pd.Series) -> pd.DataFrame:
 
 def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeKeys,
                     index: CorpusIndex) -> np.ndarray:
-    """A reason per unresolved point: missing file, position out of range, or unknown node."""
+    """A reason per unresolved point: missing file, article not well-formed, position out of
+    range, or unknown node."""
     first = pd.Series(paths).str.replace(r"\[\d+\]$", "[1]", regex=True).to_numpy()
     has_first = ~np.isnan(nodes.find(files, first)[0])
     reason = np.where(has_first, "position out of range in file ", "no such element in file ")
     reason = reason.astype(object) + files + ": " + paths
-    known = pc.is_in(pa.array(files, pa.string()), index.articles().column("file"))
-    return np.where(known.to_numpy(zero_copy_only=False), reason,
+    articles = index.articles()
+    at = pc.index_in(pa.array(files, pa.string()), articles.column("file"))
+    problem = articles.column("problem").take(at).to_numpy(zero_copy_only=False)
+    malformed = np.array([isinstance(p, str) and p.startswith(MALFORMED) for p in problem],
+                         dtype=bool)
+    reason = np.where(malformed, "article " + files + " is " + problem.astype(str), reason)
+    return np.where(pc.is_valid(at).to_numpy(zero_copy_only=False), reason,
                     "file " + files + " is not in the corpus")
 
 
@@ -128,15 +136,18 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
     finish = np.where(end_chars >= 0, last_start + end_chars, last_end)
     begin = np.where(is_fol, table["offset"], begin)
     finish = np.where(is_fol, table["offset"] + table["length"], finish)
+    # A ``.N`` point is a position in the text, not an element: only passages take one.
+    point = ~is_fol & ~passages & (start_chars >= 0)
     # A ``.N`` point lies in its node: N at most the node's length.
     with np.errstate(invalid="ignore"):
-        beyond = ~is_fol & (((start_chars >= 0) & (first_start + start_chars > first_end))
-                            | (passages & (end_chars >= 0) & (last_start + end_chars > last_end)))
-    resolved = (~np.isnan(begin) & ~np.isnan(finish)) & ~beyond
+        beyond = ~is_fol & ~point & (
+            ((start_chars >= 0) & (first_start + start_chars > first_end))
+            | (passages & (end_chars >= 0) & (last_start + end_chars > last_end)))
+    resolved = (~np.isnan(begin) & ~np.isnan(finish)) & ~beyond & ~point
     inside = resolved & (np.nan_to_num(finish) >= np.nan_to_num(begin))
 
     findings: list[Finding] = []
-    for paths, found, part, rows in ((start_path, first_start, "", ~is_fol),
+    for paths, found, part, rows in ((start_path, first_start, "", ~is_fol & ~point),
                                      (end_path, last_start, "end point: ", passages)):
         failed = np.flatnonzero(np.isnan(found) & rows)
         if len(failed):
@@ -148,6 +159,8 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
     lines = table["line"].to_numpy()[beyond]
     findings += _capped(label, lines, ["a character position (.N) beyond the end of its node"]
                         * len(lines))
+    lines = table["line"].to_numpy()[point]
+    findings += _capped(label, lines, [ELEMENT_POINT] * len(lines))
     backwards = resolved & ~inside
     lines = table["line"].to_numpy()[backwards]
     findings += _capped(label, lines, ["passage ends before it starts"] * len(lines))

@@ -43,6 +43,8 @@ TRANSIT_SCHEMA = NODE_SCHEMA.set(1, pa.field("path", pa.dictionary(pa.int32(), p
 ARTICLE_SCHEMA = pa.schema([
     ("file", pa.string()), ("text_length", pa.int32()), ("problem", pa.string()),
 ])
+MALFORMED = "not well-formed XML: "
+"""How an article's problem starts when it could not be parsed (it then has no nodes)."""
 CHUNK_ARTICLES = 512
 INDEX_VERSION = "3"
 """Part of the cache key: a change of the index's rules makes a new index."""
@@ -137,7 +139,7 @@ def _index_chunk(chunk: list[tuple[str, bytes | Path]]
         try:
             root, undeclared = parse_root(data)
         except ArticleError as exc:
-            problems[position] = f"not well-formed XML: {exc}"
+            problems[position] = f"{MALFORMED}{exc}"
             continue
         if undeclared:
             problems[position] = ("undeclared entities counted as one character: "
@@ -266,7 +268,24 @@ def open_index(source: Path, cache_dir: Path | None = None, workers: int | None 
     source = Path(source)
     if not source.exists():
         raise CorpusError(f"{source}: no such corpus (a folder, tar or zip of XML articles)")
-    folder = (cache_dir or default_cache_dir()) / f"xml-index-{corpus_signature(source)}"
+    base = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    folder = base / f"xml-index-{corpus_signature(source)}"
     if not (folder / "nodes.parquet").exists():
+        _writable_cache(base, folder)
         build_index(source, folder, workers, progress or StderrProgress())
     return CorpusIndex(source, folder)
+
+
+def _writable_cache(base: Path, folder: Path) -> None:
+    """Make the index's folder, or say in one line why the cache cannot hold it."""
+    if base.exists() and not base.is_dir():
+        raise CorpusError(f"{base}: the corpus index cache must be a folder; this is a file")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / ".writable"
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise CorpusError(f"{base}: cannot write the corpus index cache there: "
+                          f"{reason[0].lower()}{reason[1:]}") from None

@@ -71,6 +71,33 @@ def test_a_file_missing_from_the_corpus(corpus):
     assert [(f.line, f.message) for f in findings] == [(1, "file 555 is not in the corpus")]
 
 
+@pytest.mark.parametrize("path", ["/article/body/section/p[2]/text()[1].3",
+                                  "/article[1]/body[1]/section[1]/p[2].0"])
+def test_an_element_path_ending_in_a_character_position_is_a_finding(corpus, path):
+    # INEX's ``.N`` names a point in the text (a passage's start or end), not an element.
+    texts, findings = resolve(corpus, f"1 Q0 100 1 1 r /article\n1 Q0 100 2 1 r {path}\n")
+    assert texts == [parse_article(ARTICLE.encode(), keep_text=True).text]
+    assert [(f.line, f.severity) for f in findings] == [(2, "error")]
+    assert "cannot end in a character position (.N)" in findings[0].message
+
+
+def test_a_malformed_article_is_named_with_its_reason(tmp_path):
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "100.xml").write_text(ARTICLE, encoding="utf-8")
+    (tmp_path / "corpus" / "200.xml").write_text("<article><p>open</article>\n")
+    index = open_index(tmp_path / "corpus", cache_dir=tmp_path / "cache", workers=1,
+                       progress=None)
+    run = tmp_path / "run.txt"
+    run.write_text("1 Q0 100 1 1 r /article\n1 Q0 200 2 1 r /article[1]/p[1]\n")
+    table, findings = read_element_run(run, label="run.txt")
+    fol, more = resolve_element_run(table, index, "run.txt")
+    assert len(fol) == 1 and findings == []
+    [finding] = more
+    assert (finding.file, finding.line) == ("run.txt", 2)
+    assert finding.message.startswith("article 200 is not well-formed XML: ")
+    assert "mismatch" in finding.message  # libxml2's reason: the tag that does not close
+
+
 def test_inex_xml_submission_with_element_passage_and_fol_results(corpus):
     root, index, text = corpus
     submission = root / "sub.xml"
@@ -129,6 +156,22 @@ def test_convert_missing_corpus_is_a_clear_error(tmp_path, capsys):
     assert main(["convert", "--corpus", str(tmp_path / "nope"), str(run), "--to", "fol"]) == 2
     err = capsys.readouterr().err
     assert "no such corpus" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("cache", "reason"), [
+    ("a-file", "a-file: the corpus index cache must be a folder; this is a file"),
+    ("a-file/below", "a-file/below: cannot write the corpus index cache there: not a directory"),
+])
+def test_convert_with_an_unusable_cache_is_a_clear_error(tmp_path, capsys, monkeypatch,
+                                                          cache, reason):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "corpus").mkdir()
+    (tmp_path / "corpus" / "100.xml").write_text(ARTICLE, encoding="utf-8")
+    (tmp_path / "a-file").write_text("not a folder")
+    (tmp_path / "r.txt").write_text("1 Q0 100 1 1 r /article\n")
+    assert main(["convert", "--corpus", "corpus", "r.txt", "--to", "fol", "--cache", cache]) == 2
+    err = capsys.readouterr().err
+    assert err == f"appendix convert: {reason}\n"
 
 
 @pytest.mark.parametrize("archive", ["tar.gz", "zip"])
