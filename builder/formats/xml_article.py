@@ -15,7 +15,8 @@ We read that convention as the XPath data model does:
   counts it, and is reported;
 - CDATA sections are text (their content counts, not the ``<![CDATA[`` markup); comments and
   processing instructions are markup (their content does not count);
-- whitespace-only text between elements counts (X-RAI's ``keep`` whitespace mode).
+- whitespace-only text between elements counts (X-RAI's ``keep`` whitespace mode);
+- line ends are XML's: ``\r\n`` and a lone ``\r`` are read as one ``\n``.
 
 Element paths are INEX's XPath form, ``/article[1]/body[1]/section[2]/p[1]``: every step with
 its position among same-named siblings; the n-th text node child of an element is

@@ -15,6 +15,7 @@ The file id of an article is its base name without ``.xml`` (INEX's ``<file>`` v
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import os
 import sys
@@ -46,6 +47,7 @@ ARTICLE_SCHEMA = pa.schema([
 MALFORMED = "not well-formed XML: "
 """How an article's problem starts when it could not be parsed (it then has no nodes)."""
 CHUNK_ARTICLES = 512
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 INDEX_VERSION = "3"
 """Part of the cache key: a change of the index's rules makes a new index."""
 
@@ -63,18 +65,25 @@ def _is_article(name: str) -> bool:
     return name.lower().endswith(".xml")
 
 
+def _read(article: bytes | str) -> bytes:
+    if isinstance(article, bytes):
+        return article
+    with open(article, "rb") as handle:
+        return handle.read()
+
+
 def corpus_articles(source: Path) -> Iterator[tuple[str, bytes]]:
     """(file id, bytes) of every ``*.xml`` article of a folder, tar or zip archive, by name."""
     for name, article in corpus_entries(source):
-        yield name, article.read_bytes() if isinstance(article, Path) else article
+        yield name, _read(article)
 
 
-def corpus_entries(source: Path) -> Iterator[tuple[str, bytes | Path]]:
-    """``corpus_articles``, but a folder's articles as their paths: the process that parses
-    an article reads it (the index build's workers), so its bytes cross no pipe."""
+def corpus_entries(source: Path) -> Iterator[tuple[str, bytes | str]]:
+    """``corpus_articles``, but a folder's articles as their paths (strings): the process that
+    parses an article reads it (the index build's workers), so its bytes cross no pipe."""
     if source.is_dir():
-        for path in _folder_articles(source):
-            yield file_id(path.name), path
+        for inner, path in _folder_articles(source):
+            yield file_id(inner), path
     elif zipfile.is_zipfile(source):
         with zipfile.ZipFile(source) as archive:
             for info in sorted(archive.infolist(), key=lambda i: i.filename):
@@ -94,12 +103,19 @@ def corpus_entries(source: Path) -> Iterator[tuple[str, bytes | Path]]:
         raise CorpusError(f"{source}: no such corpus (a folder, tar or zip of XML articles)")
 
 
-def _folder_articles(source: Path) -> list[Path]:
-    """The ``*.xml`` files under a folder, in path order (``os.walk`` knows files from
-    folders without a ``stat`` each; sorting on parts, not on ``Path``, for speed)."""
-    found = [(*Path(folder).relative_to(source).parts, name)
-             for folder, _, names in os.walk(source) for name in names if _is_article(name)]
-    return [source.joinpath(*parts) for parts in sorted(found)]
+def _folder_articles(source: Path) -> list[tuple[str, str]]:
+    """(path within the folder, path) of every ``*.xml`` file under a folder, in path order.
+    Strings, not ``Path``: ``os.walk`` tells files from folders without a ``stat`` each, and
+    pathlib's objects cost tens of microseconds a file (seconds for a Wikipedia collection)."""
+    root = str(source)
+    found = []
+    for folder, _, names in os.walk(root):
+        inner = os.path.relpath(folder, root)
+        parts = () if inner == "." else tuple(inner.split(os.sep))
+        found.extend(((*parts, name), os.path.join(folder, name))
+                     for name in names if _is_article(name))
+    found.sort()
+    return [(os.path.join(*parts), path) for parts, path in found]
 
 
 def corpus_signature(source: Path) -> str:
@@ -107,10 +123,9 @@ def corpus_signature(source: Path) -> str:
     articles (a folder) or of the archive, so any change of the corpus makes a new index."""
     digest = hashlib.sha256(f"{INDEX_VERSION}\0{source.resolve()}".encode())
     if source.is_dir():
-        for path in _folder_articles(source):
-            stat = path.stat()
-            digest.update(f"{path.relative_to(source)}\0{stat.st_size}\0{stat.st_mtime_ns}\n"
-                          .encode())
+        for inner, path in _folder_articles(source):
+            stat = os.stat(path)
+            digest.update(f"{inner}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
     else:
         stat = source.stat()
         digest.update(f"{stat.st_size}\0{stat.st_mtime_ns}".encode())
@@ -122,7 +137,7 @@ def default_cache_dir() -> Path:
     return Path(base) / "appendix"
 
 
-def _index_chunk(chunk: list[tuple[str, bytes | Path]]
+def _index_chunk(chunk: list[tuple[str, bytes | str]]
                  ) -> tuple[pa.RecordBatch, pa.RecordBatch, int]:
     """Parse a chunk's articles one by one (lxml), then find all their nodes' ranges at once
     (``xml_ranges``); an article that is not well-formed has no nodes and says why. The
@@ -134,7 +149,7 @@ def _index_chunk(chunk: list[tuple[str, bytes | Path]]
     parsed: list[int] = []
     size = 0
     for position, (_, article) in enumerate(chunk):
-        data = article.read_bytes() if isinstance(article, Path) else article
+        data = _read(article)
         size += len(data)
         try:
             root, undeclared = parse_root(data)
@@ -160,9 +175,21 @@ def _index_chunk(chunk: list[tuple[str, bytes | Path]]
     return node_batch, article_batch, size
 
 
-def _chunks(articles: Iterable[tuple[str, bytes | Path]], size: int
-            ) -> Iterator[list[tuple[str, bytes | Path]]]:
-    chunk: list[tuple[str, bytes | Path]] = []
+def _keep_freed_memory() -> None:
+    """In a worker: let glibc keep the memory of freed large arrays instead of returning it to
+    the system, as each chunk allocates arrays of the same sizes again (returned pages cost a
+    fault each when touched again: about a tenth of the worker's time). Elsewhere, nothing."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(_M_MMAP_THRESHOLD, 256 << 20)
+        libc.mallopt(_M_TRIM_THRESHOLD, 512 << 20)
+    except (OSError, AttributeError):
+        pass
+
+
+def _chunks(articles: Iterable[tuple[str, bytes | str]], size: int
+            ) -> Iterator[list[tuple[str, bytes | str]]]:
+    chunk: list[tuple[str, bytes | str]] = []
     for article in articles:
         chunk.append(article)
         if len(chunk) == size:
@@ -205,13 +232,15 @@ def build_index(source: Path, target: Path, workers: int | None = None,
     start = time.perf_counter()
     done = read = 0
     keys = NodeKeyWriter(target)
-    with pq.ParquetWriter(partial_nodes, NODE_SCHEMA) as node_writer, \
+    # Paths go in as dictionary arrays (no strings rebuilt) and are read back as strings: the
+    # file keeps no Arrow schema of its own.
+    with pq.ParquetWriter(partial_nodes, TRANSIT_SCHEMA, store_schema=False) as node_writer, \
             pq.ParquetWriter(partial_articles, ARTICLE_SCHEMA) as article_writer:
         def write(batches: tuple[pa.RecordBatch, pa.RecordBatch, int], count: int) -> None:
             nonlocal done, read
             nodes, articles, size = batches
             keys.write(nodes, articles)
-            node_writer.write_batch(nodes.cast(NODE_SCHEMA))
+            node_writer.write_batch(nodes)
             article_writer.write_batch(articles)
             done += count
             read += size
@@ -223,7 +252,7 @@ def build_index(source: Path, target: Path, workers: int | None = None,
             for chunk in chunks:
                 write(_index_chunk(chunk), len(chunk))
         else:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
+            with ProcessPoolExecutor(max_workers=workers, initializer=_keep_freed_memory) as pool:
                 pending: list = []
                 for chunk in chunks:
                     # At most two chunks per worker in flight: memory stays bounded.

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -172,8 +173,11 @@ def chunk_nodes(articles: Sequence[bytes]) -> ChunkNodes:
         names, name_codes, sibling, parent, element_level, text_parent, text_rank)
 
     # Document order: an element at its opening tag, a text node at the gap after its token.
-    where = np.concatenate([2 * element_token, 2 * text_gap + 1])
-    rows = np.argsort(where, kind="stable")
+    rows = np.empty(len(element_token) + len(text_gap), dtype=np.int64)
+    rows[np.arange(len(element_token)) + np.searchsorted(text_gap, element_token)] = (
+        np.arange(len(element_token)))
+    rows[np.arange(len(text_gap)) + np.searchsorted(element_token, text_gap, side="right")] = (
+        len(element_token) + np.arange(len(text_gap)))
     article = np.concatenate([article_of_token[element_token], article_of_token[text_gap]])[rows]
     start = np.concatenate([before[element_token], before[text_gap]])[rows]
     end = np.concatenate([before[end_token], before[text_gap + 1]])[rows]
@@ -210,17 +214,17 @@ def _names(data: bytes, raw: np.ndarray, lt: np.ndarray) -> tuple[pa.Array, np.n
 
 def _distinct(*columns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The first row of each distinct combination of the (non-negative integer) columns, and
-    each row's number among the distinct ones."""
+    each row's number among the distinct ones (numbered in order of first appearance)."""
     radix = [int(c.max()) + 1 if len(c) else 1 for c in columns]
     if float(np.prod(radix, dtype=np.float64)) < 2.0 ** 62:
         key = np.zeros(len(columns[0]), dtype=np.int64)
         for column, size in zip(columns, radix, strict=True):
             key = key * size + column
-        _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+        number = pd.factorize(key)[0]  # a hash table: several times faster than a sort
     else:
-        _, first, inverse = np.unique(np.stack(columns, axis=1), axis=0, return_index=True,
-                                      return_inverse=True)
-    return first, inverse.reshape(-1)
+        number = pd.MultiIndex.from_arrays(list(columns)).factorize()[0]
+    first = np.flatnonzero(np.diff(np.maximum.accumulate(number), prepend=-1) > 0)
+    return first, number.astype(np.int64)
 
 
 def _numbers(values: np.ndarray) -> pa.Array:
