@@ -7,8 +7,8 @@ the nodes for resolving results (``builder.formats.xml_node_keys``); readers of 
 tables read only the rows of the files they name (Arrow's dataset filter). Articles are
 parsed in parallel (one process per core, ``builder.formats.xml_article``) in chunks whose
 node ranges are computed at once (``builder.formats.xml_ranges``) and written as row groups as
-they come, so memory stays bounded by a few chunks
-whatever the corpus size (the INEX 2007 Wikipedia collection: 659,388 articles, 4.6 GB).
+they come, so memory stays bounded by a few chunks whatever the corpus size (the INEX 2007
+Wikipedia collection: 659,388 articles, 4.6 GB).
 
 The file id of an article is its base name without ``.xml`` (INEX's ``<file>`` value).
 """
