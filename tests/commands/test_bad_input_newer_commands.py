@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from builder.cli import main
+from builder.formats.element_resolve import ELEMENT_POINT
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 ADHOC_QRELS = DATA / "adhoc" / "qrels.txt"
@@ -156,9 +157,21 @@ def test_element_results_that_resolve_to_nothing(tmp_path, capsys, corpus, to):
     assert err.splitlines() == [
         (f"{run}:1: error: position out of range in file 100: /article[1]/body[1]/"
          "p[99999999999999999999]"),
-        f"{run}:2: error: a character position (.N) beyond the end of its node",
-        f"{run}:3: error: a character position (.N) beyond the end of its node",
+        f"{run}:2: error: {ELEMENT_POINT}",
+        f"{run}:3: error: {ELEMENT_POINT}",
         f"{run}:4: error: no such element in file 100: article[1]"]
+
+
+@pytest.mark.parametrize("point", [("start='/article/body/p[1]/text()[1].99999999999999999999' "
+                                   "end='/article/body/p[1]'"),
+                                   "start='/article/body/p[1]' end='/article/body/p[1]/text().12'"])
+def test_a_passage_point_beyond_its_node(tmp_path, capsys, corpus, point):
+    run = tmp_path / "el.xml"
+    run.write_text("<inex-submission><topic topic-id='1'>\n<result><file>100</file>"
+                   f"<passage {point}/></result></topic></inex-submission>")
+    code, _, err = convert(capsys, corpus, run)
+    assert code == 1
+    assert err == f"{run}:2: error: a character position (.N) beyond the end of its node\n"
 
 
 def test_a_character_position_at_the_end_of_its_node_is_kept(tmp_path, capsys, corpus):
