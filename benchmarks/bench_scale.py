@@ -1,13 +1,13 @@
 """Benchmark: campaigns larger than one evaluation in memory, and growth with their size.
 
-    python benchmarks/bench_scale.py generated [RUNS] [--budget 2G]   (default 20 runs)
+    python benchmarks/bench_scale.py generated [RUNS ...] [--budget 1G]   (default 10 20)
     python benchmarks/bench_scale.py growth [--budget 1G]
 
-``generated``: a campaign of RUNS runs x 1,000 topics x 1,000 documents (1M lines a run; the
-full campaign of the issue is 1,000 runs, 1 billion lines, 40 GB of text), written one run at a
-time (the generator holds one run), then ``appendix evaluate -c --memory-budget`` over it in a
-child process: time, lines per second, peak memory (the child's maximum resident set), and the
-time of 1,000 runs extrapolated linearly.
+``generated``: a campaign of runs x 1,000 topics x 1,000 documents (1M lines a run; the full
+campaign of the issue is 1,000 runs, 1 billion lines, 42 GB of text), written one run at a time
+(the generator holds one run), then ``appendix evaluate -c --memory-budget`` over its first
+RUNS runs for each RUNS given, in a child process: time, CPU time, time per line, peak memory
+(the child's maximum resident set), and time and peak of 1,000 runs extrapolated linearly.
 
 ``growth``: TREC-COVID round 1 (../shared/data/trec_covid_round1) 1x, 4x and 16x (its runs
 linked under new names, named by file), each evaluated by ``appendix evaluate -q -c -M 1000
@@ -36,19 +36,20 @@ TOPICS, DOCUMENTS, POOL, JUDGED = 1000, 1000, 2000, 200
 
 # The child's peak resident set, measured by a parent that only waits for it.
 MEASURE = ("import resource, subprocess, sys; code = subprocess.call(sys.argv[1:], "
-           "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN)"
-           ".ru_maxrss, code)")
+           "stdout=subprocess.DEVNULL); use = resource.getrusage(resource.RUSAGE_CHILDREN); "
+           "print(use.ru_maxrss, use.ru_utime + use.ru_stime, code)")
 
 
-def measured(command: list[str]) -> tuple[float, int]:
-    """(seconds, peak bytes) of ``command`` run in a child process; it must succeed."""
+def measured(command: list[str]) -> tuple[float, int, float]:
+    """(seconds, peak bytes, CPU seconds) of ``command`` run in a child process; it must
+    succeed."""
     start = time.perf_counter()
     out = subprocess.run([sys.executable, "-c", MEASURE, *command], capture_output=True,
                          text=True, check=True).stdout.split()
     seconds = time.perf_counter() - start
-    if out[1] != "0":
-        raise SystemExit(f"{' '.join(command[:4])}...: exit {out[1]}")
-    return seconds, int(out[0]) * 1024
+    if out[2] != "0":
+        raise SystemExit(f"{' '.join(command[:4])}...: exit {out[2]}")
+    return seconds, int(out[0]) * 1024, float(out[1])
 
 
 def _write(path: Path, columns: dict[str, pa.Array]) -> None:
@@ -84,8 +85,10 @@ def appendix(*args: str) -> list[str]:
     return [sys.executable, "-m", "builder.cli", *args]
 
 
-def bench_generated(runs: int, budget: str) -> None:
-    """Half the runs, then all: the peak's growth per line is what the full size would add."""
+def bench_generated(counts: list[int], budget: str) -> None:
+    """The campaign of the largest count, evaluated over its first runs of each count: peak
+    memory flat in the number of runs is what lets the full size fit."""
+    runs = max(counts)
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
         start = time.perf_counter()
         qrels, paths, lines = generate(Path(tmp), runs)
@@ -93,23 +96,26 @@ def bench_generated(runs: int, budget: str) -> None:
         size = sum(p.stat().st_size for p in paths)
         print(f"generated {runs} runs x {TOPICS} topics x {DOCUMENTS} documents: {lines:,} "
               f"lines, {size / 2**30:.2f} GiB, {made:.1f} s (one run in memory at a time)")
+        print(f"{'runs':>5} {'lines':>12} {'seconds':>8} {'CPU s':>7} {'us/line':>8} "
+              f"{'peak GiB':>9}  (evaluate -c --format tsv --memory-budget {budget})")
         figures = []
-        for part in (paths[: max(1, runs // 2)], paths):
-            count = len(part) * TOPICS * DOCUMENTS
-            seconds, peak = measured(appendix("evaluate", "-c", "--format", "tsv",
-                                              "--memory-budget", budget, str(qrels),
-                                              *map(str, part)))
-            figures.append((count, seconds, peak))
-            print(f"evaluate --memory-budget {budget}, {len(part)} runs: {seconds:.1f} s, "
-                  f"{count / seconds / 1e6:.2f}M lines/s, peak {peak / 2**30:.2f} GiB")
-    (small, _, low), (large, seconds, high) = figures
+        for count in sorted(set(counts)):
+            part = paths[:count]
+            total = count * TOPICS * DOCUMENTS
+            seconds, peak, cpu = measured(appendix("evaluate", "-c", "--format", "tsv",
+                                                   "--memory-budget", budget, str(qrels),
+                                                   *map(str, part)))
+            figures.append((total, seconds, peak))
+            print(f"{count:>5} {total:>12,} {seconds:>8.1f} {cpu:>7.1f} "
+                  f"{seconds / total * 1e6:>8.3f} {peak / 2**30:>9.2f}")
+    (small, _, low), (large, seconds, high) = figures[0], figures[-1]
     held = (high - low) / max(1, large - small)
     full = 1000 * TOPICS * DOCUMENTS
-    print(f"peak grows by {held:.0f} bytes per line (the runs as read are held whole by the "
-          "read and validate stages; the evaluation is bounded by the budget)")
+    print(f"peak grows by {held:.1f} bytes per line from {small:,} to {large:,} lines (the "
+          "score rows kept; the runs are read, evaluated and dropped batch by batch)")
     print(f"1,000 runs (1 billion lines, {size * 1000 / runs / 2**30:.0f} GiB of text) "
           f"extrapolated: {seconds * full / large / 60:.0f} min, peak "
-          f"{(high + held * (full - large)) / 2**30:.0f} GiB")
+          f"{(high + held * (full - large)) / 2**30:.2f} GiB")
 
 
 def bench_growth(budget: str | None) -> None:
@@ -129,7 +135,7 @@ def bench_growth(budget: str | None) -> None:
                     links.append(str(link))
             if base is None:
                 lines = sum(_count_lines(run) for run in runs)
-            seconds, peak = measured(appendix("evaluate", "-q", "-c", "-M", "1000", "--format",
+            seconds, peak, _ = measured(appendix("evaluate", "-q", "-c", "-M", "1000", "--format",
                                               "tsv", "-o", "run_names=file", *extra,
                                               str(qrels), *links))
         total = lines * copies
@@ -150,13 +156,14 @@ def _count_lines(path: Path) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["generated", "growth"])
-    parser.add_argument("runs", type=int, nargs="?", default=20)
+    parser.add_argument("runs", type=int, nargs="*", default=[10, 20],
+                        help="numbers of runs of the generated campaign (default 10 20)")
     parser.add_argument("--budget", default=None)
     args = parser.parse_args()
     os.chdir(ROOT)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores (shared machine)")
     if args.what == "generated":
-        bench_generated(args.runs, args.budget or "2G")
+        bench_generated(args.runs, args.budget or "1G")
     else:
         bench_growth(args.budget)
     print(f"load average {os.getloadavg()[0]:.1f}")

@@ -132,7 +132,8 @@ def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
     from builder.stats.reliability import reliability_report
 
     inputs = analysis.result.inputs
-    runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    runs = None if inputs.runs_dropped else pd.concat([read.table for read in inputs.accepted],
+                                                      ignore_index=True)
     return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
                               spec.official_measure, inputs.metadata, evaluation.scores)
 

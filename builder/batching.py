@@ -46,69 +46,123 @@ def run_bytes(read: RunRead) -> int:
     return int(read.table.memory_usage(deep=True).sum()) if read.table is not None else 0
 
 
-def batches(reads: Sequence[RunRead], budget: int | None) -> list[list[RunRead]]:
-    """Consecutive runs whose evaluation fits ``budget`` bytes (at least one run a batch, and
-    two in the first, which ``merge`` reads the evaluator's row order from); one batch of all
-    of them when there is no budget."""
-    if budget is None:
-        return [list(reads)] if reads else []
-    out: list[list[RunRead]] = []
+def group_by_cost(items: list, costs: list[int], budget: int) -> list[list]:
+    """Consecutive items whose costs fit ``budget`` (at least one item a group, and two in the
+    first, from which ``merge`` reads the evaluator's row order)."""
+    out: list[list] = []
     used = 0
-    for read in reads:
-        cost = run_bytes(read) * EVALUATION_FACTOR
+    for item, cost in zip(items, costs):
         if out and (used + cost <= budget or len(out) == 1 and len(out[0]) == 1):
-            out[-1].append(read)
+            out[-1].append(item)
             used += cost
         else:
-            out.append([read])
+            out.append([item])
             used = cost
     return out
 
 
+def batches(reads: Sequence[RunRead], budget: int | None) -> list[list[RunRead]]:
+    """Consecutive runs whose evaluation fits ``budget`` bytes; one batch of all of them when
+    there is no budget."""
+    if budget is None:
+        return [list(reads)] if reads else []
+    return group_by_cost(list(reads), [run_bytes(r) * EVALUATION_FACTOR for r in reads], budget)
+
+
+def even_batches(reads: Sequence[RunRead], count: int) -> list[list[RunRead]]:
+    """At least ``count`` batches of about equal size when there are more runs (the first
+    holding two): one for each worker of a cluster, when no budget sets their size."""
+    sizes = [max(1, run_bytes(read)) for read in reads]
+    if count <= 1 or len(reads) <= 1:
+        return [list(reads)] if reads else []
+    return group_by_cost(list(reads), sizes, -(-sum(sizes) // count))
+
+
 def _evaluate_batch(kind: Any, qrels: Any, tables: list[pd.DataFrame], options: Any,
-                    extras: bool) -> Evaluation:
+                    extras: bool) -> tuple[Evaluation, dict[str, Any]]:
     """One batch: the kind's evaluation of its runs, extras made now (``extras``) or dropped,
-    so that nothing of the batch's intermediate tables outlives it."""
+    so that nothing of the batch's intermediate tables outlives it; the score table's text
+    columns as categorical codes (``compact``), with their dtypes to restore."""
     import pandas as pd
 
     evaluation = kind.evaluate(qrels, pd.concat(tables, ignore_index=True), options)
     made = {name: evaluation.extras[name] for name in evaluation.extras} if extras else {}
-    return Evaluation(evaluation.scores, made)
+    scores, dtypes = compact(evaluation.scores)
+    return Evaluation(scores, made), dtypes
+
+
+def compact(scores: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The score table with its text columns as categorical (a few bytes a row instead of a
+    string each), and the dtypes they had."""
+    text = [c for c in scores.columns if c != "value"]
+    dtypes = {c: scores[c].dtype for c in text}
+    return scores.astype({c: "category" for c in text}), dtypes
 
 
 def evaluate_batches(kind: Any, qrels: Any, reads: Sequence[RunRead], options: Any,
                      budget: int | None = None, scheduler: str | None = None,
                      extras: bool = True) -> Evaluation:
     """The evaluation of ``reads`` (accepted runs), batch by batch, locally or on the Dask
-    cluster at ``scheduler``; identical to ``kind.evaluate`` on all of them at once."""
-    groups = batches(reads, budget)
-    tables = ([read.table for read in group] for group in groups)
+    cluster at ``scheduler`` (without a budget: a batch per worker at least); identical to
+    ``kind.evaluate`` on all of them at once."""
+    def groups(workers: int) -> Iterator[list[pd.DataFrame]]:
+        chosen = batches(reads, budget) if budget is not None or scheduler is None \
+            else even_batches(reads, workers)
+        return ([read.table for read in group] for group in chosen)
+
+    return merge(list(evaluations(kind, qrels, groups, options, scheduler, extras)))
+
+
+def evaluations(kind: Any, qrels: Any, groups: Callable[[int], Iterator[list[pd.DataFrame]]],
+                options: Any, scheduler: str | None, extras: bool
+                ) -> Iterator[tuple[Evaluation, dict[str, Any]]]:
+    """Each group of run tables evaluated, in order: here, one group at a time, or by the
+    workers of the Dask cluster at ``scheduler``. ``groups(workers)`` makes the groups as
+    they are asked for (so that they may be read only then)."""
     if scheduler is None:
-        parts = [_evaluate_batch(kind, qrels, group, options, extras) for group in tables]
-    else:
-        parts = list(_on_cluster(scheduler, kind, qrels, tables, options, extras))
-    return merge(parts)
+        for group in groups(1):
+            yield _evaluate_batch(kind, qrels, group, options, extras)
+        return
+    yield from _on_cluster(scheduler, kind, qrels, groups, options, extras)
 
 
 class SchedulerError(Exception):
     """The Dask scheduler cannot be reached (the message names its address)."""
 
 
-def _on_cluster(scheduler: str, kind: Any, qrels: Any, tables: Iterator[list[pd.DataFrame]],
-                options: Any, extras: bool) -> Iterator[Evaluation]:
-    """Each batch evaluated by a worker of the cluster at ``scheduler``, in batch order."""
+def _on_cluster(scheduler: str, kind: Any, qrels: Any,
+                groups: Callable[[int], Iterator[list[pd.DataFrame]]], options: Any,
+                extras: bool) -> Iterator[tuple[Evaluation, dict[str, Any]]]:
+    """Each group evaluated by a worker of the cluster at ``scheduler``, in order; at most one
+    group per worker, and one more, in flight, so that the groups are made no faster than the
+    workers take them."""
+    from collections import deque
+
     client_class = dask_client()
     try:
         client = client_class(scheduler, timeout=CONNECT_SECONDS)
     except (OSError, TimeoutError) as error:
         raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
         shared = client.scatter(qrels, broadcast=True)
-        futures = [client.submit(_evaluate_batch, kind, shared, group, options, extras,
-                                 pure=False) for group in tables]
-        for future in futures:
-            yield future.result()
-            future.release()
+        flying: deque = deque()
+        for group in groups(workers):
+            tables = client.scatter(list(group))
+            flying.append((client.submit(_evaluate_batch, kind, shared, tables, options, extras,
+                                         pure=False), tables))
+            if len(flying) > workers:
+                yield _collect(*flying.popleft())
+        while flying:
+            yield _collect(*flying.popleft())
+
+
+def _collect(future: Any, inputs: list[Any]) -> Any:
+    """The result of ``future``, then the cluster's copies of it and its ``inputs`` let go."""
+    result = future.result()
+    for done in [future, *inputs]:
+        done.release()
+    return result
 
 
 def dask_client() -> Callable[..., Any]:
@@ -121,23 +175,32 @@ def dask_client() -> Callable[..., Any]:
     return Client
 
 
-def merge(parts: list[Evaluation]) -> Evaluation:
-    """The batches' evaluations as one: score rows in the one-shot order, extras concatenated.
+def merge(parts: list[tuple[Evaluation, dict[str, Any]]]) -> Evaluation:
+    """The batches' evaluations as one: score rows in the one-shot order and dtypes, extras
+    concatenated.
 
     An evaluator orders its rows either run by run (then the batches' tables follow each other)
     or measure by measure, each measure's per-topic rows before its summary rows; the first
     batch (two runs or more) tells which, and a stable sort on that key restores the one-shot
     order."""
     import pandas as pd
+    from pandas.api.types import union_categoricals
 
-    if len(parts) == 1:
-        return parts[0]
-    scores = pd.concat([part.scores for part in parts], ignore_index=True)
-    key = _order_key(parts[0].scores, scores)
+    first, dtypes = parts[0]
+    columns = {name: union_categoricals([part.scores[name] for part, _ in parts],
+                                        ignore_order=True)
+               if name in dtypes else
+               pd.concat([part.scores[name] for part, _ in parts], ignore_index=True)
+               for name in first.scores.columns}
+    scores = pd.DataFrame(columns)
+    key = _order_key(first.scores, scores) if len(parts) > 1 else None
     if key is not None:
         scores = scores.iloc[key.argsort(kind="stable")].reset_index(drop=True)
-    names = list(parts[0].extras)
-    made = LazyTables({name: (lambda name=name: _concat([p.extras[name] for p in parts]))
+    scores = scores.astype(dtypes)
+    if len(parts) == 1:
+        return Evaluation(scores, first.extras)
+    names = list(first.extras)
+    made = LazyTables({name: (lambda name=name: _concat([p.extras[name] for p, _ in parts]))
                        for name in names})
     return Evaluation(scores, made)
 
@@ -151,13 +214,24 @@ def _order_key(first: pd.DataFrame, scores: pd.DataFrame):
     ranks = {m: i for i, m in enumerate(pd.unique(scores["measure"]))}
     for with_summary in (True, False):
         def key(table: pd.DataFrame, with_summary: bool = with_summary) -> np.ndarray:
-            rank = table["measure"].map(ranks).to_numpy(np.int64) * 2
+            rank = _coded(table["measure"], ranks) * 2
             if with_summary:
                 rank += (table["topic"] == SUMMARY_TOPIC).to_numpy(np.int64)
             return rank
         if (np.diff(key(first)) >= 0).all() and first["measure"].nunique() > 1:
             return key(scores)
     return None
+
+
+def _coded(column: pd.Series, codes: dict[str, int]):
+    """``codes`` of each value of ``column`` (through its categories when categorical)."""
+    import numpy as np
+    import pandas as pd
+
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        lookup = np.array([codes[c] for c in column.cat.categories], np.int64)
+        return lookup[column.cat.codes.to_numpy()]
+    return column.map(codes).to_numpy(np.int64)
 
 
 def _concat(tables: list[pd.DataFrame]) -> pd.DataFrame:

@@ -20,7 +20,7 @@ from typing import TextIO
 
 from builder.config import SiteSpec, load_config
 from builder.findings import sort_findings
-from builder.pipeline import Scale, evaluate_task, read_task, validate_task
+from builder.pipeline import Scale, TaskInputs, evaluate_task, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -122,23 +122,26 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     from builder.site.site import render_site
     from builder.team import anonymise, check_team, team_site
 
+    # Under a memory budget the run files are read, validated and evaluated batch by batch in
+    # the evaluate stage (``builder.streaming``); the read and validate stages see the rest.
+    streams = scale is not None and scale.streams
     with progress.stage("read") as stage:
-        inputs = [read_task(task) for task in site.tasks]
-        stage.detail = f"{sum(len(i.reads) for i in inputs)} run files"
-        if team is not None:
+        inputs = [read_task(task, runs=not streams) for task in site.tasks]
+        stage.detail = (f"{sum(len(t.run_files) for t in site.tasks)} run files to read in "
+                        "batches" if streams else f"{sum(len(i.reads) for i in inputs)} run files")
+        if team is not None and not streams:
             check_team(inputs, team)
     with progress.stage("validate") as stage:
         for task_inputs in inputs:
             validate_task(task_inputs)
-        for finding in sort_findings(f for i in inputs for f in i.findings):
-            progress.say(finding.format())
-        rejected = sum(len(i.rejected) for i in inputs)
-        stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {rejected} rejected"
-        if strict and rejected:
-            raise StrictError(f"{rejected} run(s) rejected (--strict): "
-                              + ", ".join(r.name for i in inputs for r in i.rejected))
+        if not streams:
+            _check_rejected(inputs, strict, progress, stage)
     with progress.stage("evaluate") as stage:
         results = [evaluate_task(task_inputs, scale) for task_inputs in inputs]
+        if streams:
+            _check_rejected(inputs, strict, progress, stage)
+            if team is not None:
+                check_team(inputs, team)
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
         if team is not None:
             results = [anonymise(result, team) for result in results]
@@ -158,7 +161,21 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             discard(staged)
             raise
         stage.detail = str(output)
+    rejected = sum(len(i.rejected) for i in inputs)
     summary = BuildSummary(output, len(site.tasks), sum(len(a.runs) for a in analyses),
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
+
+
+def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
+                    stage: Progress) -> None:
+    """Print the tasks' input findings and count the rejected runs; ``--strict``: stop when
+    any was rejected."""
+    for finding in sort_findings(f for i in inputs for f in i.findings):
+        progress.say(finding.format())
+    rejected = sum(len(i.rejected) for i in inputs)
+    stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {rejected} rejected"
+    if strict and rejected:
+        raise StrictError(f"{rejected} run(s) rejected (--strict): "
+                          + ", ".join(r.name for i in inputs for r in i.rejected))

@@ -40,6 +40,12 @@ class TaskInputs:
     metadata: pd.DataFrame
     reads: list[RunRead]
     findings: list[Finding] = field(default_factory=list)
+    pending: bool = False
+    """The run files are not read yet: the evaluate stage reads, validates and evaluates them
+    batch by batch under a memory budget (``builder.streaming``), filling ``reads``."""
+    runs_dropped: bool = False
+    """The accepted runs' tables were emptied once evaluated (they did not fit the memory
+    budget together): only their scores, findings and the kind's extras are left."""
 
     @property
     def accepted(self) -> list[RunRead]:
@@ -68,8 +74,9 @@ def command_task(kind: TaskKind, qrels: Path, runs: Sequence[Path], options: Any
     )
 
 
-def read_task(task: TaskSpec) -> TaskInputs:
-    """Read the task's qrels, topics, run metadata and run files (not yet validated)."""
+def read_task(task: TaskSpec, runs: bool = True) -> TaskInputs:
+    """Read the task's qrels, topics, run metadata and run files (not yet validated); the run
+    files later, in the evaluate stage, when not ``runs`` (``TaskInputs.pending``)."""
     import pandas as pd
 
     from builder.formats.run_metadata import METADATA_COLUMNS, read_run_metadata
@@ -86,6 +93,8 @@ def read_task(task: TaskSpec) -> TaskInputs:
     if task.run_metadata is not None:
         metadata, found = read_run_metadata(task.run_metadata)
         findings += found
+    if not runs:
+        return TaskInputs(task, qrels, topics, metadata, [], findings, pending=True)
     reads = task.kind.read_run_files(list(task.run_files), qrels, task.options)
     return TaskInputs(task, qrels, topics, metadata, list(reads), findings)
 
@@ -97,7 +106,14 @@ def validate_task(inputs: TaskInputs) -> None:
     errors = [f for f in inputs.findings if f.severity == "error"]
     if errors:
         raise InputError(sort_findings(errors))
-    inputs.reads = spec.kind.validate_runs(inputs.reads, inputs.qrels, spec.options)
+    if not inputs.pending:
+        inputs.reads = spec.kind.validate_runs(inputs.reads, inputs.qrels, spec.options)
+        _check_metadata_runs(inputs)
+
+
+def _check_metadata_runs(inputs: TaskInputs) -> None:
+    """A warning for each run the metadata names and no run file has."""
+    spec = inputs.spec
     if spec.run_metadata is not None:
         names = {read.name for read in inputs.reads}
         for run in sorted(set(inputs.metadata["run"]) - names):
@@ -115,12 +131,26 @@ class Scale:
     scheduler: str | None = None
     extras: bool = True
 
+    @property
+    def streams(self) -> bool:
+        """Whether the run files are read batch by batch too (under a budget)."""
+        return self.budget is not None
+
 
 def evaluate_task(inputs: TaskInputs, scale: Scale | None = None) -> TaskResult:
     """All accepted runs of the task, by the task's kind: at once, or in batches
-    (``builder.batching``) when ``scale`` asks for a memory budget or a scheduler."""
+    (``builder.batching``) when ``scale`` asks for a memory budget or a scheduler; the run
+    files read batch by batch first when still ``pending`` (``builder.streaming``)."""
     import pandas as pd
 
+    if inputs.pending:
+        from builder.streaming import stream_task
+
+        assert scale is not None and scale.streams
+        result = stream_task(inputs, scale)
+        inputs.pending = False
+        _check_metadata_runs(inputs)
+        return result
     accepted = inputs.accepted
     if not accepted:
         return TaskResult(inputs, None)

@@ -123,18 +123,20 @@ def run(args: argparse.Namespace) -> int:
         else:
             names = select_measures(family, args.measure, task.kind.default_measures)
         scale = scale_of(args, extras=False)
-        inputs = read_task(task)
+        inputs = read_task(task, runs=not scale.streams)
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
     validate_task(inputs)
-    for finding in sort_findings([*inputs.findings, *(f for r in inputs.reads for f in r.findings)]):
-        print(finding.format(), file=sys.stderr)
     try:
-        result = evaluate_task(inputs, scale)
+        result = evaluate_task(inputs, scale)  # reads the runs batch by batch under a budget
     except SchedulerError as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
+    finally:
+        for finding in sort_findings([*inputs.findings,
+                                      *(f for r in inputs.reads for f in r.findings)]):
+            print(finding.format(), file=sys.stderr)
     code = exit_status(inputs.reads)
     if result.evaluation is not None:
         scores = result.evaluation.scores

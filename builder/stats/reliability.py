@@ -39,6 +39,8 @@ class ReliabilityReport:
     ties: pd.DataFrame
     pool_bias: pd.DataFrame
     unjudged: pd.Series
+    left_out: str = ""
+    """Why the analyses that score the rankings again are missing, when they are."""
 
     def stability_summary(self) -> pd.DataFrame:
         from builder.stats.stability import level_summary
@@ -63,17 +65,20 @@ def pooled_runs(settings: ReliabilityConfig, runs: list[str], metadata: pd.DataF
     return set(runs)
 
 
-def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
+def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
                        settings: ReliabilityConfig, official: str,
                        metadata: pd.DataFrame, scores: pd.DataFrame | None = None,
                        ) -> ReliabilityReport:
     """Every analysis ``settings`` asks for, on the accepted runs ``runs`` of a task
-    (``scores``: their evaluation, when made)."""
+    (``scores``: their evaluation, when made); only those that read scores alone when
+    ``runs`` is None (the runs were not kept: ``_scores_only``)."""
     from builder.stats.error_rate import ERROR_COLUMNS, error_rates
     from builder.stats.rescoring import rescorer_for
     from builder.stats.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
 
     measures = list(dict.fromkeys(settings.measures or [official]))
+    if runs is None:
+        return _scores_only(kind, qrels, settings, measures, scores)
     uncut = None
     if kind.name == "adhoc" and settings.ties:
         from builder.stats.adhoc_rejudge import judge_once
@@ -118,3 +123,40 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
         else pd.DataFrame(columns=STABILITY_COLUMNS),
         error_rates=errors, ties=ties, pool_bias=bias, unjudged=unjudged,
     )
+
+
+LEFT_OUT = ("The runs were evaluated in batches under a memory budget and were not kept: the "
+            "analyses that score the rankings again (pool sampling, tied scores, pool bias, the "
+            "unjudged share) were left out. Build without a memory budget, or with one the "
+            "runs fit in together, to have them.")
+
+
+def _scores_only(kind: Any, qrels: Any, settings: ReliabilityConfig, measures: list[str],
+                 scores: pd.DataFrame) -> ReliabilityReport:
+    """Topic sampling and error rates, which read the per-topic scores only: the runs and
+    topics in the order a rescorer gives them (the runs' order in ``scores``, the qrels'
+    topics), each analysis on its own random stream as in ``reliability_report``, so that
+    their figures are those of a build that kept the runs."""
+    from builder.stats.error_rate import ERROR_COLUMNS, error_rates
+    from builder.stats.rescoring import scores_from_table
+    from builder.stats.stability import STABILITY_COLUMNS, topic_sampling
+
+    runs = [str(r) for r in pd.unique(scores["run"])]
+    topics = getattr(qrels, "topics", None)
+    if topics is None:
+        topics = sorted(pd.unique(qrels["topic"]))
+    full = scores_from_table(scores, runs, list(topics), measures, kind.family)
+    streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
+    stability = pd.DataFrame(columns=STABILITY_COLUMNS)
+    if settings.topic_sampling:
+        stability = topic_sampling(measures, full, settings.levels, settings.iterations,
+                                   streams[1])
+    errors = pd.DataFrame(columns=ERROR_COLUMNS)
+    if settings.error_rate and len(runs) > 1:
+        errors = error_rates(measures, full, settings.levels, settings.iterations,
+                             settings.fuzziness, streams[2])
+    units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
+    return ReliabilityReport(
+        settings=settings, measures=measures, units=units, topics=len(topics),
+        stability=stability, error_rates=errors, ties=pd.DataFrame(),
+        pool_bias=pd.DataFrame(), unjudged=pd.Series(dtype=float), left_out=LEFT_OUT)

@@ -40,11 +40,15 @@ def name_runs(
         tags = table["tag"].unique() if by == "tag" and table is not None and len(table) else []
         name = str(tags[0]) if len(tags) == 1 else Path(path).name
         if name in owner:
-            message = (f"run name {name} already used by {Path(owner[name]).name}"
-                       + (" (task option run_names: file names runs by file name)"
-                          if by == "tag" else ""))
-            named.append((name, [Finding(str(path), None, "error", message)]))
+            named.append((name, [name_taken(path, name, owner[name], by)]))
         else:
             owner[name] = str(path)
             named.append((name, []))
     return named
+
+
+def name_taken(path: Path | str, name: str, owner: Path | str, by: RunNames = "tag") -> Finding:
+    """The error on a run file whose name ``name`` the earlier file ``owner`` took."""
+    message = (f"run name {name} already used by {Path(owner).name}"
+               + (" (task option run_names: file names runs by file name)" if by == "tag" else ""))
+    return Finding(str(path), None, "error", message)

@@ -4,13 +4,15 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
-from builder.batching import batches, parse_size
+from builder.batching import batches, even_batches, parse_size
 from builder.cli import main
 from builder.scores import RunRead
+from builder.streaming import file_batches
 from tests.scale.site_compare import compare_sites
 from tests.site.test_build import build_demo
 
@@ -42,10 +44,46 @@ def test_batched_trec_format_equals_one_shot(capsys):
     assert capsys.readouterr().out == one_shot
 
 
-def test_batched_demo_site_equals_one_shot(tmp_path):
-    assert build_demo(tmp_path / "one") == 0
-    assert build_demo(tmp_path / "batched", "--memory-budget", "1") == 0
-    assert compare_sites(tmp_path / "one", tmp_path / "batched") == []
+@pytest.fixture(scope="module")
+def one_shot_demo(tmp_path_factory) -> Path:
+    site = tmp_path_factory.mktemp("one-shot") / "site"
+    assert build_demo(site) == 0
+    return site
+
+
+def test_batched_demo_site_equals_one_shot(tmp_path, one_shot_demo, monkeypatch):
+    """A budget the demo's runs fit in together but not their evaluation: the runs are read
+    and evaluated in several batches, kept for the analyses, and every file is the same."""
+    made = []
+
+    def recorded(paths, budget):
+        made.append(file_batches(paths, budget))
+        return made[-1]
+
+    monkeypatch.setattr("builder.streaming.file_batches", recorded)
+    assert build_demo(tmp_path / "batched", "--memory-budget", "8M") == 0
+    assert max(len(groups) for groups in made) >= 3
+    assert compare_sites(one_shot_demo, tmp_path / "batched") == []
+
+
+# What reads the rankings again: the reliability pages and tables, the tie ranges on the
+# leaderboard and its CSV, the reliability line of each run page.
+RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|index\.html|index\.leaderboard-.*\.csv|"
+                              r"adhoc/runs/[^/]*\.html|\.appendix-written)")
+
+
+def test_runs_not_kept_leave_out_only_the_analyses_of_rankings(tmp_path, one_shot_demo):
+    """A budget of one byte: every run in a batch of its own, dropped once evaluated. The
+    scores, downloads and pages are the same; the analyses that score the rankings again are
+    left out, and the reliability pages say so."""
+    assert build_demo(tmp_path / "dropped", "--memory-budget", "1") == 0
+    differ = compare_sites(one_shot_demo, tmp_path / "dropped")
+    assert differ and [name for name in differ if not RANKING_ANALYSES.fullmatch(name)] == []
+    page = (tmp_path / "dropped" / "adhoc" / "reliability.html").read_text(encoding="utf-8")
+    assert "evaluated in batches under a memory budget and were not kept" in page
+    assert not (tmp_path / "dropped" / "adhoc" / "reliability.ties.csv").exists()
+    same = "adhoc/reliability.error-rate.csv"  # it reads the scores only
+    assert (one_shot_demo / same).read_bytes() == (tmp_path / "dropped" / same).read_bytes()
 
 
 def test_batches_follow_the_budget():
@@ -57,6 +95,18 @@ def test_batches_follow_the_budget():
     assert [len(b) for b in batches(reads, None)] == [5]
     assert [len(b) for b in batches(reads, 1)] == [2, 1, 1, 1]
     assert [len(b) for b in batches(reads, size * 6 * 3)] == [3, 2]
+
+
+def test_even_batches_one_per_worker_at_least():
+    import pandas as pd
+
+    reads = [RunRead(f"r{i}", f"r{i}", pd.DataFrame({"doc": ["d"] * (100 * (i + 1))}))
+             for i in range(6)]
+    for workers in (1, 2, 3, 5):
+        groups = even_batches(reads, workers)
+        assert len(groups) >= workers and [r for g in groups for r in g] == reads
+    assert len(even_batches(reads, 6)) == 5  # two runs in the first, which ``merge`` reads
+    assert even_batches(reads[:1], 4) == [reads[:1]]
 
 
 def test_parse_size():
@@ -71,3 +121,23 @@ def test_bad_budget_is_a_usage_error(capsys):
     assert main(["evaluate", "--memory-budget", "lots", *robust03_args()[:2]]) == 2
     assert "memory budget 'lots'" in capsys.readouterr().err
     assert "SOURCE_DATE_EPOCH" not in os.environ
+
+
+def test_streamed_findings_equal_one_shot(tmp_path, capsys):
+    """Run files read batch by batch: a run name an earlier batch took, a rejected run in the
+    first batch and an unreadable file give the one-shot path's findings, exit status and
+    scores."""
+    qrels = tmp_path / "qrels"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d3 2\n", encoding="utf-8")
+    texts = {"bad": "1 Q0 d1 1 x.5 bad\n", "a": "1 Q0 d1 1 2.0 a\n2 Q0 d3 1 1.0 a\n",
+             "b": "1 Q0 d2 1 2.0 b\n1 Q0 d1 2 1.0 b\n", "a-again": "2 Q0 d3 1 1.0 a\n",
+             "c": "2 Q0 d9 1 1.0 c\n1 Q0 d1 1 0.5 c\n"}
+    for name, text in texts.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    args = ["evaluate", "-q", "--format", "tsv", str(qrels),
+            *(str(tmp_path / n) for n in [*texts, "missing"])]
+    status = main(args)
+    one_shot = capsys.readouterr()
+    assert status == 2 and "run name a already used by a" in one_shot.err  # 2: missing
+    assert main([*args[:4], "--memory-budget", "1", *args[4:]]) == status
+    assert capsys.readouterr() == one_shot

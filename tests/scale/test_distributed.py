@@ -31,6 +31,22 @@ def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler):
     assert evaluate_output(capsys, "--scheduler", scheduler, "--memory-budget", "300M") == local
 
 
+def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch):
+    from builder.batching import even_batches
+
+    made = []
+
+    def recorded(reads, count):
+        made.append((count, even_batches(reads, count)))
+        return made[-1][1]
+
+    monkeypatch.setattr("builder.batching.even_batches", recorded)
+    local = evaluate_output(capsys)
+    assert evaluate_output(capsys, "--scheduler", scheduler) == local
+    (workers, groups), = made
+    assert workers == 2 and len(groups) >= 2
+
+
 def test_distributed_demo_site_equals_local(tmp_path, scheduler):
     assert build_demo(tmp_path / "local") == 0
     assert build_demo(tmp_path / "cluster", "--scheduler", scheduler) == 0
