@@ -5,19 +5,25 @@ whitespace, skip blank lines and lines whose first non-blank character is ``#`` 
 inside a field, as in MS MARCO segment ids, is data), and ignore a run line's fields after
 the sixth. We parse with pyarrow's C++ CSV reader on the file's one delimiter, ``\\r\\n`` line
 ends included, at the width most lines have (six fields, or seven when the lines carry an
-extra field). Only the lines that reader cannot take as they are, a wrong field count, a
-doubled or edge blank, a comment, a score that is not a finite number, go one by one through
-the careful rules (``_careful_rows``), so a few bad lines cost little. Files mixing tabs and
-spaces or with a carriage return that ends no line are normalised whole with byte-level
-regular expressions instead. Every row keeps its 1-based line number; every malformed line is
-reported by number. Input must be UTF-8 (``builder.formats.source``).
+extra field); a large file in byte ranges cut at line ends, one per core, each numbered from
+its first line. Number columns are read as text and cast whole (``_numbers``). Only the lines
+that reader cannot take as they are, a wrong field count, a doubled or edge blank, a comment,
+a score that is not a finite number, go one by one through the careful rules
+(``_careful_rows``) and are put back in line order column by column (``_merge``), so a few bad
+lines cost little: the rest of the file takes the fast path whatever its bad lines. Files
+mixing tabs and spaces or with a carriage return that ends no line are normalised whole with
+byte-level regular expressions instead. Every row keeps its 1-based line number; every
+malformed line is reported by number. Input must be UTF-8 (``builder.formats.source``).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import re
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 import pyarrow as pa
@@ -38,12 +44,12 @@ FINITE_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
 NON_FINITE = r"^[+-]?(nan(\([0-9A-Za-z_]*\))?|inf|infinity)$"
 """What ``strtod`` reads as NaN or infinity, in any case: one rule, an error (a run cannot be
 ranked by such a score), however the line is spaced."""
-_FINITE = re.compile(FINITE_NUMBER)
+_FINITE = re.compile(FINITE_NUMBER, re.ASCII)  # digits 0-9 only, as Arrow's parser
 _NON_FINITE = re.compile(NON_FINITE, re.IGNORECASE)
 SAMPLE_BYTES = 1 << 16
 """How much of the file is looked at to find the usual number of fields a line."""
 BLOCK_BYTES = 1 << 24
-"""The size of the blocks Arrow's reader parses (the unit of work of its threads)."""
+"""The size of the byte ranges a large file is cut into (each parsed by one thread)."""
 PARALLEL_BYTES = 1 << 26
 """From this size up a file is parsed on every core (smaller files are read two at a time,
 one per thread, by the callers)."""
@@ -102,53 +108,127 @@ def read_text_table(
     layout = _Layout(file, names, [n for n in names if n not in ignored],
                      {**{n: pa.binary() for n in ignored}, **(types or {})}, extra_fields_allowed,
                      atof)
-    if not data.strip():
+    if not data or data.isspace():
         columns = {n: pa.array([], layout.type_of(n)) for n in layout.kept}
         return TextTable(pa.table(columns), np.zeros(0, dtype=np.int64))
     delimiter = _single_delimiter(data)
     if delimiter is None:
         return _read_normalised(data, layout)
     width = _usual_width(data, delimiter, len(names)) if extra_fields_allowed else len(names)
-    odd: list[tuple[int, str]] = []
-    table = _parse_fast(data, layout, delimiter, width, odd, len(data) >= PARALLEL_BYTES)
-    if len(data) >= PARALLEL_BYTES and any(line is None for line, _ in odd):
-        # Arrow numbers the lines it sets aside only when it reads in one thread.
-        odd.clear()
-        table = _parse_fast(data, layout, delimiter, width, odd, False)
-    if any(line is None for line, _ in odd):  # Arrow could not number a line
-        return _read_normalised(data, layout)
-    lines = _row_lines(table.num_rows, [line for line, _ in odd])
-    suspect = _suspect_rows(table, layout)
-    if not odd and suspect is None:
-        read, extra = TextTable(table, lines), []
-    else:
-        if suspect is None:
-            suspect = np.zeros(table.num_rows, dtype=bool)
-        odd += _line_texts(data, lines[suspect])
-        read, extra = _merge(table, lines, suspect, odd, layout)
-    wide = np.zeros(0, dtype=np.int64)
-    if width > len(names):  # every row the fast parse kept has ``width`` fields
-        wide = lines if suspect is None else lines[~suspect]
+    blocks = _blocks(data)
+    parsed = _each(lambda block: _parse_block(data, block, layout, delimiter, width), blocks)
+    if any(line is None for block in parsed for line, _ in block.odd):
+        return _read_normalised(data, layout)  # Arrow could not number a line
+    first = np.cumsum([0] + [block.line_ends for block in parsed[:-1]]).tolist()
+    done = _each(lambda block, before: _finish_block(data, block, before, layout), parsed, first)
+    read = TextTable(pa.concat_tables([part.table for part, _, _ in done]),
+                     np.concatenate([part.lines for part, _, _ in done]),
+                     [finding for part, _, _ in done for finding in part.findings])
+    extra = [line for _, lines, _ in done for line in lines]
+    wide = np.concatenate([wide for _, _, wide in done]) if width > len(names) else None
     read.findings += _extra_fields_warning(file, len(names), extra, wide, width)
     return read
 
 
-def _parse(data: bytes, names: list[str], delimiter: str, types: dict[str, pa.DataType],
-           include: list[str] | None = None, odd: list | None = None,
-           threads: bool = False) -> pa.Table:
-    """Every field of ``data``; columns without a type in ``types`` are large strings. Rows
-    of another width are left out and put in ``odd`` (line, text) when it is given.
-    ``threads``: the file is cut into blocks of ``BLOCK_BYTES`` at line ends, parsed on every
-    core and put together in order (the same table as one thread makes)."""
+def _each(function, *items: list) -> list:
+    """``function`` over ``items``, on every core when there is more than one (Arrow and
+    numpy let go of the interpreter while they work)."""
+    if len(items[0]) < 2:
+        return list(map(function, *items))
+    with ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return list(pool.map(function, *items))
+
+
+@dataclass
+class _Block:
+    """The byte range ``start:end`` of a file, parsed: the rows of the usual width, the lines
+    set aside by Arrow (numbered from the block's start) and how many line ends it holds."""
+
+    start: int
+    end: int
+    table: pa.Table
+    odd: list[tuple[int | None, str]]
+    line_ends: int
+
+
+def _blocks(data: bytes) -> list[tuple[int, int]]:
+    """Byte ranges of about ``BLOCK_BYTES`` cut after a line end (one range for a file under
+    ``PARALLEL_BYTES``: small files are read two at a time, one per thread, by the callers)."""
+    if len(data) < PARALLEL_BYTES:
+        return [(0, len(data))]
+    cuts = [0]
+    while cuts[-1] < len(data):
+        end = data.find(b"\n", cuts[-1] + BLOCK_BYTES)
+        cuts.append(len(data) if end < 0 else end + 1)
+    return list(pairwise(cuts))
+
+
+def _parse_block(data: bytes, block: tuple[int, int], layout: _Layout, delimiter: str,
+                 width: int) -> _Block:
+    """One byte range parsed at the usual width, in one thread (so Arrow numbers the lines it
+    sets aside); number columns as text turned to numbers by ``_numbers``."""
+    start, end = block
+    names = layout.names + [f"extra {i}" for i in range(width - len(layout.names))]
+    text_types = {n: t for n, t in layout.types.items() if t != pa.float64()}
+    odd: list[tuple[int | None, str]] = []
+    table = _parse(pa.py_buffer(data).slice(start, end - start), names, delimiter, text_types,
+                   layout.names, odd)
+    line_ends = data.count(b"\n", start, end) if end < len(data) else 0
+    return _Block(start, end, _numbers(table, layout), odd, line_ends)
+
+
+def _numbers(table: pa.Table, layout: _Layout) -> pa.Table:
+    """The ``float64`` columns of ``layout``, read as text, as numbers: a value that is not a
+    finite number as ``FINITE_NUMBER`` says (nor ``nan`` nor ``inf``) becomes null, so that
+    ``_suspect_rows`` sends its line through the careful rules. One cast when every value
+    reads (Arrow's cast and CSV reader parse numbers alike)."""
+    for name in layout.names:
+        if layout.type_of(name) != pa.float64():
+            continue
+        text = table.column(name)
+        try:
+            numbers = pc.cast(text, pa.float64())
+        except pa.ArrowInvalid:
+            numbers = pc.cast(pc.if_else(pc.match_substring_regex(text, FINITE_NUMBER), text,
+                                         pa.scalar(None, text.type)), pa.float64())
+        table = table.set_column(table.schema.get_field_index(name), name, numbers)
+    return table
+
+
+def _finish_block(data: bytes, block: _Block, before: int, layout: _Layout
+                  ) -> tuple[TextTable, list[tuple[int, int]], np.ndarray]:
+    """A parsed block whose first line is line ``before + 1``: its rows in line order, the
+    careful rules applied to its odd and suspect lines (``_merge``), the (line, fields) of its
+    careful rows with extra fields and the lines of its other rows (all of the usual width)."""
+    table = block.table
+    odd = [(line + before, text) for line, text in block.odd]
+    lines = _row_lines(table.num_rows, [line for line, _ in block.odd]) + before
+    suspect = _suspect_rows(table, layout)
+    if not odd and suspect is None:
+        return TextTable(table.select(layout.kept), lines), [], lines
+    if suspect is None:
+        suspect = np.zeros(table.num_rows, dtype=bool)
+    view = memoryview(data)[block.start:block.end]
+    odd += [(line + before, text) for line, text in _line_texts(view, lines[suspect] - before)]
+    read, extra = _merge(table, lines, suspect, odd, layout)
+    return read, extra, lines[~suspect]
+
+
+def _parse(data: bytes | pa.Buffer, names: list[str], delimiter: str,
+           types: dict[str, pa.DataType], include: list[str] | None = None,
+           odd: list | None = None) -> pa.Table:
+    """Every field of ``data`` in one thread; columns without a type in ``types`` are large
+    strings. Rows of another width are left out and put in ``odd`` (line, text) when it is
+    given."""
 
     def set_aside(row: pa_csv.InvalidRow) -> str:
         odd.append((row.number, row.text))
         return "skip"
 
     return pa_csv.read_csv(
-        pa.py_buffer(data),
+        data if isinstance(data, pa.Buffer) else pa.py_buffer(data),
         read_options=pa_csv.ReadOptions(column_names=names, block_size=BLOCK_BYTES,
-                                         use_threads=threads),
+                                         use_threads=False),
         parse_options=pa_csv.ParseOptions(
             delimiter=delimiter,
             quote_char=False,
@@ -164,19 +244,6 @@ def _parse(data: bytes, names: list[str], delimiter: str, types: dict[str, pa.Da
             include_columns=include,
         ),
     )
-
-
-def _parse_fast(data: bytes, layout: _Layout, delimiter: str, width: int,
-                odd: list[tuple[int, str]], threads: bool) -> pa.Table:
-    """The rows of the usual width; a number column that will not convert is read as text
-    (``_suspect_rows`` then sends its bad lines through the careful rules)."""
-    names = layout.names + [f"extra {i}" for i in range(width - len(layout.names))]
-    try:
-        return _parse(data, names, delimiter, layout.types, layout.names, odd, threads)
-    except pa.ArrowInvalid:
-        odd.clear()
-        text_types = {n: t for n, t in layout.types.items() if t != pa.float64()}
-        return _parse(data, names, delimiter, text_types, layout.names, odd, threads)
 
 
 def _single_delimiter(data: bytes) -> str | None:
@@ -245,9 +312,7 @@ def _empty(values) -> pa.Array:
 
 
 def _not_finite(values) -> pa.Array:
-    if pa.types.is_floating(values.type):
-        return pc.fill_null(pc.invert(pc.is_finite(values)), True)
-    return pc.invert(pc.match_substring_regex(values, FINITE_NUMBER))
+    return pc.fill_null(pc.invert(pc.is_finite(values)), True)
 
 
 def _comment(values) -> pa.Array:
@@ -269,7 +334,7 @@ def _suspect_rows(table: pa.Table, layout: _Layout) -> np.ndarray | None:
     return np.logical_or.reduce(found) if found else None
 
 
-def _line_texts(data: bytes, wanted: np.ndarray) -> list[tuple[int, str]]:
+def _line_texts(data: bytes | memoryview, wanted: np.ndarray) -> list[tuple[int, str]]:
     """(line, text) of the ``wanted`` lines (sorted, 1-based), found by a scan of ``data`` in
     blocks so that no array as long as the file is made."""
     if not len(wanted):
@@ -288,14 +353,14 @@ def _line_texts(data: bytes, wanted: np.ndarray) -> list[tuple[int, str]]:
         starts = np.concatenate(([last_start], ends[:-1] + 1)) if len(ends) else np.array([])
         while index < len(wanted_list) and wanted_list[index] <= line_before + len(ends):
             k = wanted_list[index] - line_before - 1
-            found.append((wanted_list[index], data[int(starts[k]):int(ends[k])].decode("utf-8")))
+            found.append((wanted_list[index], str(data[int(starts[k]):int(ends[k])], "utf-8")))
             index += 1
         if len(ends):
             last_start = int(ends[-1]) + 1
         line_before += len(ends)
         position += len(codes)
     if index < len(wanted_list):  # the last line has no line end
-        found.append((wanted_list[index], data[last_start:].decode("utf-8")))
+        found.append((wanted_list[index], str(data[last_start:], "utf-8")))
     return found
 
 
@@ -378,29 +443,38 @@ def _merge(table: pa.Table, lines: np.ndarray, suspect: np.ndarray, odd: list[tu
     """The parsed rows that were not suspect and the careful rows, in line order, and the
     careful rows with extra fields (see ``_careful_rows``)."""
     careful_lines, rows, findings, extra = _careful_rows(odd, layout)
-    columns = {}
-    for i, name in enumerate(layout.names):
-        values = pa.array([row[i] for row in rows], pa.large_string())
-        wanted = table.column(name).type
-        if pa.types.is_dictionary(wanted):
-            values = values.cast(pa.string()).dictionary_encode()
-            values = values.cast(wanted)
-        elif wanted != pa.large_string():
-            values = values.cast(wanted)
-        columns[name] = values
-    careful = pa.table(columns, schema=table.schema) if rows else table.slice(0, 0)
     kept = np.flatnonzero(~suspect)
-    order_lines = np.concatenate((lines[kept], np.asarray(careful_lines, dtype=np.int64)))
-    index = np.concatenate((kept, table.num_rows + np.arange(len(careful_lines))))
-    order = np.argsort(order_lines, kind="stable")
+    # Both are in line order: each careful row goes after the kept rows of smaller lines.
+    careful_at = np.searchsorted(lines[kept], careful_lines) + np.arange(len(careful_lines))
+    from_careful = np.zeros(len(kept) + len(careful_lines), dtype=bool)
+    from_careful[careful_at] = True
+    index = np.empty(len(from_careful), dtype=np.int64)
+    index[~from_careful] = kept
+    index[careful_at] = table.num_rows + np.arange(len(careful_lines))
+    order_lines = np.empty(len(from_careful), dtype=np.int64)
+    order_lines[~from_careful] = lines[kept]
+    order_lines[careful_at] = careful_lines
+    picked = pa.array(index)
     # Only the columns kept are reordered (the fields read and ignored are not copied).
-    merged = pa.concat_tables([table.select(layout.kept), careful.select(layout.kept)])
-    merged = merged.take(pa.array(index[order]))
-    for name in layout.kept:
-        if layout.type_of(name) == pa.float64() and merged.column(name).type != pa.float64():
-            position = merged.schema.get_field_index(name)
-            merged = merged.set_column(position, name, pc.cast(merged.column(name), pa.float64()))
-    return TextTable(merged, order_lines[order], findings), extra
+    merged = pa.table({
+        name: _concat_take(table.column(name), [row[layout.names.index(name)] for row in rows],
+                           picked)
+        for name in layout.kept
+    })  # fmt: skip
+    return TextTable(merged, order_lines, findings), extra
+
+
+def _concat_take(column: pa.ChunkedArray, careful: list[str], picked: pa.Array) -> pa.Array:
+    """The rows ``picked`` of ``column`` followed by the ``careful`` values (text, converted to
+    the column's type), taken column by column: Arrow's take over a table whose chunks are
+    encoded apart is many times slower. Dictionaries are unified, the codes taken."""
+    values = pa.array(careful, pa.large_string())
+    if pa.types.is_dictionary(column.type):
+        values = values.cast(column.type.value_type).dictionary_encode().cast(column.type)
+    else:
+        values = values.cast(column.type)
+    whole = pa.concat_arrays([*column.chunks, values])
+    return whole.take(picked)
 
 
 def _read_normalised(data: bytes, layout: _Layout) -> TextTable:
@@ -426,6 +500,7 @@ def _read_normalised(data: bytes, layout: _Layout) -> TextTable:
     table = (_parse(kept_codes.tobytes(), names, " ", string_types) if keep.any()
              else pa.table({n: pa.array([], layout.type_of(n) if n in string_types
                                         else pa.large_string()) for n in names}))
+    table = _numbers(table, layout)
     lines = np.flatnonzero(keep).astype(np.int64) + 1
     suspect = _suspect_rows(table, layout)
     if suspect is None:

@@ -49,6 +49,8 @@ def test_gzip_is_read_transparently(tmp_path):
         # a doubled blank is one separator: this line lacks Q0 (the ignored fields count too)
         ("1 Q0 a 1 2 t\n1  b 2 3 t\n", 2, "5 fields, expected 6"),
         ("1\tQ0\ta\t1\t2\tt\n1\tQ0\tb\t\t3\tt\n", 2, "5 fields, expected 6"),
+        # digits of other scripts are not numbers to trec_eval's atof (nor to Arrow's parser)
+        ("1 Q0 a 1 2 t\n1 Q0 b 2 \u0661 t\n", 2, "score is not a number"),
     ],
 )
 def test_bad_lines_become_error_findings_with_their_line(tmp_path, text, line, message):
