@@ -103,3 +103,14 @@ def test_bad_lines_among_good_ones_are_reported_by_line(tmp_path):
         (3, "score is not a number"), (6, "5 fields, expected 6"),
         (9, "score -nan is not a finite number")]
     assert run.table["line"].tolist() == [1, 2, 4, 5, 7, 8, 10, 11, 12]
+
+
+def test_one_rule_for_scores_whatever_else_the_file_holds(tmp_path):
+    """A score beyond the largest double is an error whether or not another line's score is
+    not a number (that one sends the file's scores through the text path)."""
+    huge = "1 Q0 a 1 1e400 t\n1 Q0 b 2 1 t\n"
+    for text in (huge, huge + "1 Q0 c 3 high t\n"):
+        run = read_trec_run(write(tmp_path, text))
+        assert [(f.line, f.message) for f in run.findings][:1] == [
+            (1, "score 1e400 is not a finite number (beyond the largest double)")]
+        assert run.table["doc"].tolist() == ["b"]
