@@ -43,7 +43,10 @@ examples:
 Each command explains itself: appendix COMMAND --help."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or (``only``) with the arguments of that command alone:
+    the others are listed by name only, so that a run of one command imports none of what the
+    others need (the EPRUM options import every measure family)."""
     parser = argparse.ArgumentParser(
         prog="appendix", description=USAGE_DESCRIPTION, epilog=USAGE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 title="commands")
     for name, help_text in COMMANDS.items():
+        if only is not None and name != only:
+            sub.add_parser(name, help=help_text)
+            continue
         module = importlib.import_module(f"builder.commands.{name}")
         command_parser = sub.add_parser(
             name, help=help_text, description=getattr(module, "DESCRIPTION", help_text),
@@ -68,8 +74,9 @@ EXIT_INPUT = 2
 def main(argv: Sequence[str] | None = None) -> int:
     from builder.findings import InputError
 
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    command = next((arg for arg in given if not arg.startswith("-")), None)
+    args = build_parser(command if command in COMMANDS else None).parse_args(given)
     try:
         return int(args.handler(args) or 0)
     except InputError as error:  # a user's file, not a fault of the program: no traceback

@@ -1,0 +1,24 @@
+"""The command line starts fast: a run of one command builds only that command's arguments."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from builder.cli import COMMANDS, build_parser
+
+
+def test_one_command_imports_neither_pandas_nor_the_measure_families():
+    code = ("import sys; from builder.cli import build_parser; build_parser('evaluate'); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pandas', 'numpy') "
+            "or m.startswith('builder.measures')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+def test_every_command_is_listed_and_each_parses_its_own_arguments():
+    help_text = build_parser("evaluate").format_help()
+    assert all(name in help_text for name in COMMANDS)
+    args = build_parser("evaluate").parse_args(["evaluate", "-q", "-m", "P.5", "q", "r"])
+    assert (args.command, str(args.qrels), [str(r) for r in args.runs]) == ("evaluate", "q", ["r"])
+    assert build_parser().parse_args(["demo", "folder"]).command == "demo"
