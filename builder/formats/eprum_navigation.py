@@ -26,6 +26,8 @@ from builder.findings import Finding, InputError
 from builder.formats.source import decode_text, read_input
 
 HEADER = ["topic", "rank", "element", "probability"]
+MAX_RANK_DIGITS = 18
+"""A rank fits a 64-bit integer."""
 IDEALISM = "idealism"
 IDEAL_PREFIX = "ideal:"
 MAX_REPORTED = 20
@@ -87,19 +89,24 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
     problems.append((numbers[~((probability >= 0) & (probability <= 1))], "probability is not a number in [0, 1]"))
     kind = np.where(rank == IDEALISM, "idealism", np.where(np.char.startswith(rank.astype(str), IDEAL_PREFIX), "ideal", "list"))
     digits = np.where(kind == "ideal", np.char.replace(rank.astype(str), IDEAL_PREFIX, ""), rank)
-    position = pd.to_numeric(pd.Series(digits), errors="coerce").to_numpy()
-    whole = (kind == "idealism") | ((position >= 1) & (position == np.floor(position)))
-    problems.append((numbers[~whole], "rank is not a positive integer, 'idealism' or 'ideal:K'"))
+    # Decimal digits only, few enough for a 64-bit integer: "1e25" or "2.0" is not a rank.
+    integer = (kind != "idealism") & pd.Series(digits.astype(str)).str.fullmatch(
+        f"[0-9]{{1,{MAX_RANK_DIGITS}}}").to_numpy(bool)
+    position = np.zeros(len(digits), dtype=np.int64)
+    position[integer] = digits[integer].astype(np.int64)
+    whole = (kind == "idealism") | (integer & (position >= 1))
+    problems.append((numbers[~whole], "rank is not a positive integer (at most "
+                     f"{MAX_RANK_DIGITS} digits), 'idealism' or 'ideal:K'"))
     table = pd.DataFrame(
         {
             "topic": topic,
             "kind": kind,
-            "rank": np.where(whole & (kind != "idealism"), position, 0).astype(np.int64),
+            "rank": np.where(whole & (kind != "idealism"), position, 0),
             "element": element,
             "probability": probability,
         }
     )
-    repeated = table.duplicated(["topic", "kind", "rank", "element"]).to_numpy()
+    repeated = table.duplicated(["topic", "kind", "rank", "element"]).to_numpy() & whole
     problems.append((numbers[repeated], "row given twice (same topic, rank and element)"))
     findings = [
         Finding(label, int(line), "error", message)

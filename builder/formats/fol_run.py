@@ -13,7 +13,10 @@ length of an unknown passage and no relevant text.
 
 The reader only reads: it reports a file it cannot open or decode (``builder.formats.source``),
 an empty one, and lines it cannot parse (wrong number of fields, offsets and lengths that are
-not integers), and leaves every other rule to ``builder.validate.fol_run``.
+not integers, a score that is not a finite number), and leaves every other rule to
+``builder.validate.fol_run``. The score follows the TREC run reader's rule (an error naming the
+line for ``abc``, ``nan``, ``inf`` or ``1e999``) though inex_eval 3.1 never reads that field
+(nor the rank): one rule for every run file, and a run page that shows the scores it ranks by.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import pandas as pd
 
 from builder.findings import Finding, InputError
 from builder.formats.source import read_text
+from builder.formats.trec_text import FINITE_NUMBER, NON_FINITE
 
 FIELDS = ["topic", "q0", "file", "rank", "score", "tag", "offset", "length"]
 COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", "tag", "order"]
@@ -117,6 +121,7 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     length = pd.to_numeric(cells[7].where(~unknown, "0"), errors="coerce")
     findings += _line_findings(label, lines[_not_integer(offset)], "offset is not an integer")
     findings += _line_findings(label, lines[_not_integer(length)], "length is not an integer")
+    findings += _score_findings(label, lines, cells[4])
     if findings:
         return None, findings
 
@@ -136,6 +141,24 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     )
     table["order"] = table.groupby("topic", sort=False).cumcount().to_numpy(dtype=np.int64) + 1
     return table, findings
+
+
+def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Finding]:
+    """A score must be a finite number, as in TREC runs (``builder.formats.trec_text``)."""
+    number = texts.str.fullmatch(FINITE_NUMBER).to_numpy(bool)
+    value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
+    bad = ~(number & np.isfinite(value))
+    if not bad.any():
+        return []
+    non_finite = bad & (number | texts.str.fullmatch(NON_FINITE, case=False).to_numpy(bool))
+    findings = _line_findings(label, lines[bad & ~non_finite], "score is not a number")
+    shown = np.flatnonzero(non_finite)[:MAX_LINE_FINDINGS]
+    findings += [Finding(label, int(lines[i]), "error", f"score {texts.iloc[i]} is not a finite "
+                         "number") for i in shown]
+    if non_finite.sum() > len(shown):
+        findings.append(Finding(label, None, "error", "score is not a finite number: "
+                                f"{int(non_finite.sum()) - len(shown)} more lines"))
+    return findings
 
 
 LARGEST = 2**53

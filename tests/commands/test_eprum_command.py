@@ -71,6 +71,17 @@ def test_eprum_command_reports_bad_rows_with_their_lines(tmp_path: Path, capsys)
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("rank", ["1e25", "ideal:1e25", "99999999999999999999", "2.0", "0"])
+def test_a_rank_that_is_not_a_whole_number_is_a_finding(tmp_path: Path, capsys, rank: str):
+    # 1e25 was cast to a 64-bit integer with only a numpy warning, then a traceback.
+    path = tmp_path / "nav.tsv"
+    path.write_text(f"1 1 a 0.5\n1 {rank} b 0.5\n1 ideal:1 a 1\n")
+    code, out, err = run_cli(capsys, "eprum", path)
+    assert (code, out) == (2, "")
+    assert err.splitlines() == [f"{path}:2: error: rank is not a positive integer (at most 18 "
+                                "digits), 'idealism' or 'ideal:K'"]
+
+
 def test_idealism_rows_integrate_over_satisfaction_levels(tmp_path: Path, capsys):
     path = tmp_path / "graded.tsv"
     # b is ideal for 40% of the users: 60% see one ideal element (a, found at rank 1).

@@ -47,3 +47,18 @@ def test_non_integer_offset():
     table, findings = read("1 Q0 a 1 1 t 0 5\n1 Q0 a 1 1 t 2.5 5\n")
     assert table is None
     assert (findings[0].line, findings[0].message) == (2, "offset is not an integer")
+
+
+def test_a_score_that_is_not_a_finite_number_is_an_error_with_its_line():
+    # The TREC run reader's rule; inex_eval 3.1 never reads the score (nor the rank).
+    table, findings = read(
+        "1 Q0 a 1 nan tag 0 5\n1 Q0 a 2 abc tag 5 5\n1 Q0 a 3 1e999 tag 10 5\n"
+        "1 Q0 a 4 -Infinity tag 15 5\n1 Q0 a 5 2.5 tag 20 5\n1 Q0 a 6 -1e-3 tag 25 5\n"
+    )
+    assert table is None
+    assert [(f.line, f.severity, f.message) for f in findings] == [
+        (2, "error", "score is not a number"),
+        (1, "error", "score nan is not a finite number"),
+        (3, "error", "score 1e999 is not a finite number"),
+        (4, "error", "score -Infinity is not a finite number"),
+    ]
