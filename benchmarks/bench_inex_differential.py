@@ -8,7 +8,9 @@ judged and unjudged articles, passages past the article's end, unknown offsets, 
 absent from the qrels, overlapping and nested passages for the thorough task, topics without
 relevant text. ``--batch`` campaigns are renumbered into one qrels file and one run (topic
 ``campaign * 100 + topic``), so one java start scores them all. A row agrees when both values
-are within 1e-9 or both are NaN (inex_eval's NaN is compared with ``no_relevant_text: nan`` on focused and thorough).
+are within 1e-9 or both are NaN (inex_eval's NaN of a topic without relevant text is compared
+with our option ``no_relevant_text: nan``). ``--show N`` prints the first N disagreeing values
+with their campaign (seed = topic // 100), to replay with ``campaign_text``.
 Kinds: focused (-f), thorough (-t), relevant in context (-r), restricted relevant in context
 (-i); best in context (-b) takes one entry point per article, which these runs do not give.
 """
@@ -51,10 +53,7 @@ def batch(kind: str, seeds: range, folder: Path) -> pd.DataFrame:
     (folder / "run.txt").write_text("\n".join(run) + "\n")
     official = inex_eval(kind, folder / "qrels.txt", folder / "run.txt")
     official = official[~official["measure"].str.startswith("iP[") | (kind in ("focused", "thorough"))]
-    # The in-context tasks have no such option: their topics without relevant text count as
-    # disagreements where inex_eval prints NaN.
-    options = {"no_relevant_text": "nan"} if kind in ("focused", "thorough") else {}
-    scores, _ = ours(kind, folder / "qrels.txt", folder / "run.txt", **options)
+    scores, _ = ours(kind, folder / "qrels.txt", folder / "run.txt", no_relevant_text="nan")
     return compared(official[official["topic"] != "all"], scores)
 
 
@@ -63,6 +62,7 @@ def main() -> None:
     parser.add_argument("--campaigns", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=250)
     parser.add_argument("--kinds", nargs="*", default=KINDS)
+    parser.add_argument("--show", type=int, default=0)
     args = parser.parse_args()
     for kind in args.kinds:
         start = time.perf_counter()
@@ -78,6 +78,8 @@ def main() -> None:
               f"{int(table['agree'].sum())} agree ({time.perf_counter() - start:.1f} s)")
         for measure, row in counts.iterrows():
             print(f"  {measure:<14} {int(row['sum']):>7} / {int(row['size'])}")
+        if args.show:
+            print(table[~table["agree"]].head(args.show).to_string())
 
 
 if __name__ == "__main__":

@@ -95,8 +95,8 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
     position = np.zeros(len(digits), dtype=np.int64)
     position[integer] = digits[integer].astype(np.int64)
     whole = (kind == "idealism") | (integer & (position >= 1))
-    problems.append((numbers[~whole], "rank is not a positive integer (at most "
-                     f"{MAX_RANK_DIGITS} digits), 'idealism' or 'ideal:K'"))
+    problems.append((numbers[~whole], ("rank is not a positive integer (at most "
+                     f"{MAX_RANK_DIGITS} digits), 'idealism' or 'ideal:K'")))
     table = pd.DataFrame(
         {
             "topic": topic,

@@ -2,16 +2,17 @@
 
 The restricted relevant in context task scores an article by what a reader sees who
 
-1. reads the retrieved passages in the order of the run, then the rest of the article
-   (``[0, doc_chars)`` less the retrieved text) in document order, and
+1. reads the retrieved passages in document order (inex_eval 3.1 keeps an article's passages
+   sorted by offset, ``Article.AddPassage``, whatever their order in the run), then the rest
+   of the article (``[0, doc_chars)`` less the retrieved text) in document order
+   (``Article.setNCReadingOrderPassages``), and
 2. stops as soon as ``tolerance`` characters of non-relevant text have been read
    (inex_eval 3.1: 300).
 
 The article score is the precision of the text read, ``rel_read / read`` (0 when nothing
 relevant is read). Reverse-engineered from inex_eval 3.1's outputs on the INEX 2009-2010
-data (``../shared/data/inex_ipcs``): every per-topic value is reproduced to 1e-9. Those runs
-retrieve each article from offset 0 without gaps, so the order of step 1 after the retrieved
-text is our reading of the tolerance-to-irrelevance model, not something the outputs fix.
+data (``../shared/data/inex_ipcs``): every per-topic value is reproduced to 1e-9, and checked
+against the program's classes (``Qrel.RelevanceSizeUsingT2I``) and on random campaigns.
 An unknown passage (offset ``X``) reads no text (inex_eval 3.1's outputs on random campaigns),
 though ``ret_size`` counts it as ``UNKNOWN_PASSAGE_LENGTH`` characters.
 """
@@ -84,8 +85,8 @@ def read_with_tolerance(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Relevant and total characters read per group (an article in a run's topic).
 
-    ``group``, ``start``, ``end``, ``unknown`` are the retrieved passages, sorted by group then
-    by their order in the run; ``group_article`` is the qrels article of each group (>= 0).
+    ``group``, ``start``, ``end``, ``unknown`` are the retrieved passages, sorted by group (in
+    any order within a group: they are read by offset); ``group_article`` is the qrels article of each group (>= 0).
     """
     n_groups = len(group_article)
     seg_group, seg_start, seg_end, seg_unknown = _reading_order(
@@ -120,7 +121,7 @@ def read_with_tolerance(
 def _reading_order(
     group: np.ndarray, start: np.ndarray, end: np.ndarray, unknown: np.ndarray, doc_chars: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Retrieved passages in run order, then each article's unretrieved text in document order."""
+    """Each article's retrieved passages, then its unretrieved text, both in document order."""
     n_groups = len(doc_chars)
     known = ~unknown
     # A zero-length sentinel at the article's end closes the last gap.
@@ -144,5 +145,5 @@ def _reading_order(
     seg_end = np.concatenate([end, gap_end[gaps]])
     seg_unknown = np.concatenate([unknown, np.zeros(int(gaps.sum()), bool)])
     retrieved_first = np.r_[np.zeros(len(group), np.int64), np.ones(int(gaps.sum()), np.int64)]
-    order = np.lexsort((np.arange(len(seg_group)), retrieved_first, seg_group))
+    order = np.lexsort((seg_start, retrieved_first, seg_group))
     return seg_group[order], seg_start[order], seg_end[order], seg_unknown[order]

@@ -78,8 +78,8 @@ def test_a_rank_that_is_not_a_whole_number_is_a_finding(tmp_path: Path, capsys, 
     path.write_text(f"1 1 a 0.5\n1 {rank} b 0.5\n1 ideal:1 a 1\n")
     code, out, err = run_cli(capsys, "eprum", path)
     assert (code, out) == (2, "")
-    assert err.splitlines() == [f"{path}:2: error: rank is not a positive integer (at most 18 "
-                                "digits), 'idealism' or 'ideal:K'"]
+    assert err.splitlines() == [(f"{path}:2: error: rank is not a positive integer (at most 18 "
+                                "digits), 'idealism' or 'ideal:K'")]
 
 
 def test_idealism_rows_integrate_over_satisfaction_levels(tmp_path: Path, capsys):

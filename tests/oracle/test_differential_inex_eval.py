@@ -178,6 +178,23 @@ def test_restricted_reading_of_odd_passages(tmp_path: Path, run_text: str, expec
     assert ours_agp == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.parametrize("run_text", ["3 Q0 30 1 9 r 205 180\n3 Q0 30 2 8 r 20 168\n",
+                                      "3 Q0 30 1 9 r 20 168\n3 Q0 30 2 8 r 205 180\n"])
+def test_restricted_reading_takes_the_passages_in_document_order(tmp_path: Path,
+                                                                run_text: str) -> None:
+    """inex_eval keeps an article's passages sorted by offset: read 20-188 (15 relevant), then
+    205-385 (29 relevant) until 300 irrelevant characters, whatever the run's order: 44 / 344."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("3 Q0 30 61 285 173 173:61\n")
+    run.write_text(run_text)
+    official = inex_eval("restricted-relevant-in-context", qrels, run)
+    official = official.set_index(["measure", "topic"])["official"]
+    assert official[("AgP", "3")] == pytest.approx(44 / 344, abs=1e-12)
+    scores, _ = ours("restricted-relevant-in-context", qrels, run)
+    value = scores.set_index(["measure", "topic"])["value"]
+    assert value[("AgP", "3")] == pytest.approx(44 / 344, abs=1e-12)
+
+
 @pytest.mark.parametrize(("kind", "agp", "num_ret"), [
     ("relevant-in-context", 17 / 9, 2), ("restricted-relevant-in-context", 0.5, 2),
     ("best-in-context", 1.85, 2)])
