@@ -1,7 +1,7 @@
 """Differential benchmark: thousands of random campaigns scored by inex_eval 3.1 (the jar,
 run with java) and by us, agreement counts printed per measure and task.
 
-    python benchmarks/bench_inex_differential.py [--campaigns 2000] [--batch 250]
+    python benchmarks/bench_inex_differential.py [--campaigns 2000] [--batch 250] [--split 200]
 
 The campaigns are the differential test's (``tests/oracle/test_differential_inex_eval.py``):
 judged and unjudged articles, passages past the article's end, unknown offsets, a topic
@@ -10,7 +10,10 @@ relevant text. ``--batch`` campaigns are renumbered into one qrels file and one 
 ``campaign * 100 + topic``), so one java start scores them all. A row agrees when both values
 are within 1e-9 or both are NaN (inex_eval's NaN of a topic without relevant text is compared
 with our option ``no_relevant_text: nan``). ``--show N`` prints the first N disagreeing values
-with their campaign (seed = topic // 100), to replay with ``campaign_text``.
+with their campaign (seed = topic // 100), to replay with ``campaign_text``. ``--split N``
+scores N more campaigns of the in-context tasks whose first topics' lines are cut in two
+around the next topic's, one program run each (inex_eval stops on the whole run when such a
+topic trips it), and counts the campaigns it scores, those it stops on, and the values.
 Kinds: focused (-f), thorough (-t), relevant in context (-r), restricted relevant in context
 (-i); best in context (-b) takes one entry point per article, which these runs do not give.
 """
@@ -18,6 +21,7 @@ Kinds: focused (-f), thorough (-t), relevant in context (-r), restricted relevan
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import tempfile
 import time
@@ -57,12 +61,40 @@ def batch(kind: str, seeds: range, folder: Path) -> pd.DataFrame:
     return compared(official[official["topic"] != "all"], scores)
 
 
+def split_campaigns(kind: str, count: int, folder: Path) -> None:
+    """Campaigns with a split topic, one program run each: outcomes and agreeing values."""
+    outcomes = {"scored": 0, "index error": 0, "refused": 0}
+    agree = values = 0
+    for seed in range(count):
+        qrels_text, run_text = campaign_text(seed, overlapping=False, split=True)
+        (folder / "qrels.txt").write_text(qrels_text)
+        (folder / "run.txt").write_text(run_text)
+        try:
+            official = inex_eval(kind, folder / "qrels.txt", folder / "run.txt")
+        except subprocess.CalledProcessError:
+            outcomes["index error"] += 1
+            continue
+        official = official[~official["measure"].str.startswith("iP[")]
+        if official.empty:
+            outcomes["refused"] += 1
+            continue
+        outcomes["scored"] += 1
+        scores, _ = ours(kind, folder / "qrels.txt", folder / "run.txt", no_relevant_text="nan")
+        table = compared(official, scores)
+        values += len(table)
+        agree += int(np.isclose(table["value"], table["official"], rtol=0, atol=1e-9,
+                                equal_nan=True).sum())
+    print(f"{kind}, split topics: {count} campaigns, inex_eval " + ", ".join(
+        f"{what} {n}" for what, n in outcomes.items()) + f"; {agree} / {values} values agree")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--campaigns", type=int, default=2000)
     parser.add_argument("--batch", type=int, default=250)
     parser.add_argument("--kinds", nargs="*", default=KINDS)
     parser.add_argument("--show", type=int, default=0)
+    parser.add_argument("--split", type=int, default=0)
     args = parser.parse_args()
     for kind in args.kinds:
         start = time.perf_counter()
@@ -80,6 +112,9 @@ def main() -> None:
             print(f"  {measure:<14} {int(row['sum']):>7} / {int(row['size'])}")
         if args.show:
             print(table[~table["agree"]].head(args.show).to_string())
+        if args.split and kind in ("relevant-in-context", "restricted-relevant-in-context"):
+            with tempfile.TemporaryDirectory() as tmp:
+                split_campaigns(kind, args.split, Path(tmp))
 
 
 if __name__ == "__main__":

@@ -69,7 +69,9 @@ def generalized_scores(
     """The long score table (``SCORE_COLUMNS``) of every run, per topic and ``all``.
 
     articles: one row per retrieved article of an assessed topic, sorted by run, topic and
-    rank (1, 2, ...): columns run, topic, score, relevant, ret_chars, rel_ret_chars.
+    rank (1, 2, ...): columns run, topic, score, relevant, ret_chars, rel_ret_chars; optional
+    ``found`` and ``found_total``, the relevant articles counted up to each rank and in all
+    when that is not the running count of ``relevant`` (``builder.measures.split_topics``).
     topics: every topic of the qrels with num_rel and rel_size.
     complete: inex_eval ``-c``, topics without results count 0 (else they are left out).
     runs: the runs to report, also those without any assessed result (default: in articles).
@@ -112,6 +114,10 @@ def _per_topic(
     grouped = running.astype({"relevant": np.int64}).groupby(group, sort=False)
     cum_score = grouped["score"].cumsum().to_numpy(np.float64)
     cum_relevant = grouped["relevant"].cumsum().to_numpy(np.float64)
+    found_total = cum_relevant
+    if "found" in articles:  # a split topic's counts, as inex_eval keeps them
+        cum_relevant = articles["found"].to_numpy(np.float64)
+        found_total = articles["found_total"].to_numpy(np.float64)
     precision = cum_score / rank
     with np.errstate(invalid="ignore", divide="ignore"):
         recall = np.nan_to_num(cum_relevant / num_rel[group])
@@ -119,7 +125,7 @@ def _per_topic(
     table: dict[str, np.ndarray] = {
         "num_ret": size.astype(np.float64),
         "num_rel": num_rel,
-        "num_rel_ret": cum_relevant[first + size - 1],
+        "num_rel_ret": found_total[first + size - 1],
         "ret_size": np.bincount(group, weights=articles["ret_chars"].to_numpy(np.float64)),
         "rel_size": head[["topic"]].merge(topics, on="topic", how="left")["rel_size"]
         .fillna(0).to_numpy(np.float64),

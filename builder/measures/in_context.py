@@ -38,6 +38,7 @@ from builder.measures.generalized_precision import (
 )
 from builder.measures.passage_overlap import HighlightIndex
 from builder.measures.registry import Aggregation, Measure, register
+from builder.measures.split_topics import rank_split_topics, split_runs
 from builder.measures.tolerance_reading import (
     UNKNOWN_PASSAGE_LENGTH,
     ReadingIndex,
@@ -87,6 +88,9 @@ def evaluate_in_context(
     if article_score == "best":
         retrieved["ret_chars"] = 0
         retrieved["rel_ret_chars"] = 0
+    split = split_runs(passages)
+    if split:
+        retrieved = _with_split_topics(passages, retrieved, article_score, settings, split, runs)
 
     relevant_articles = articles[articles["rel_chars"] > 0]
     topics = pd.DataFrame({"topic": sorted(articles["topic"].unique())})
@@ -108,6 +112,43 @@ def evaluate_in_context(
     )
 
 
+def _with_split_topics(
+    passages: pd.DataFrame, retrieved: pd.DataFrame, article_score: ArticleScore,
+    settings: InContextSettings, split: list[str], runs: list[str],
+) -> pd.DataFrame:
+    """``retrieved`` with the runs that have a split topic ranked as inex_eval 3.1 ranks them
+    (``builder.measures.split_topics``); every row gets ``found`` and ``found_total``, the
+    relevant articles counted up to it and in all, which gR and num_rel_ret read."""
+    best = article_score == "best"
+    if "rsize" not in passages:
+        passages = passages.assign(rsize=0)
+    ranking = rank_split_topics(passages, retrieved, best, split)
+    followed = set(ranking.runs) - set(ranking.stopped)
+    entries = ranking.entries[ranking.entries["run"].isin(followed)]
+    first = entries["first_article"].to_numpy(np.int64)
+    rows = retrieved.iloc[first].reset_index(drop=True)
+    rows["rank"] = entries["rank"].to_numpy()
+    rows["found"] = entries["found"].to_numpy()
+    rows["found_total"] = entries["found_total"].to_numpy()
+    rel_ret = entries["rel_ret_chars"].to_numpy(np.float64)
+    ret = entries["ret_chars"].to_numpy(np.float64)
+    if article_score == "relevant":
+        rows["score"] = f_beta(rel_ret, ret, rows["rel_chars"].to_numpy(np.float64), settings.beta)
+    elif article_score == "restricted":
+        rows["score"] = retrieved["score"].to_numpy()[entries["last_article"].to_numpy(np.int64)]
+    if not best:
+        rows["rel_ret_chars"] = rel_ret + entries["tail_rel_ret_chars"].to_numpy()
+        rows["ret_chars"] = ret + entries["tail_ret_chars"].to_numpy()
+    kept = retrieved[~retrieved["run"].isin(followed)].copy()
+    by_topic = kept.groupby(["run", "topic"], sort=False)["relevant"]
+    kept["found"] = by_topic.cumsum().to_numpy()
+    kept["found_total"] = by_topic.transform("sum").to_numpy()
+    table = pd.concat([kept, rows], ignore_index=True)
+    order = np.lexsort((table["rank"].to_numpy(), table["topic"].astype(str).to_numpy(),
+                        pd.Categorical(table["run"], categories=runs).codes))
+    return table.iloc[order].reset_index(drop=True)
+
+
 def _assessed_passages(run_table: pd.DataFrame, topics: set[str], runs: list[str]) -> pd.DataFrame:
     """Lines of assessed topics (inex_eval skips the others), by run, topic (as text), order."""
     table = run_table[run_table["topic"].isin(topics)]
@@ -115,8 +156,8 @@ def _assessed_passages(run_table: pd.DataFrame, topics: set[str], runs: list[str
     topic_code, _ = pd.factorize(table["topic"], sort=True)
     n_topics = topic_code.max(initial=-1) + 1
     # inex_eval's epochs (builder.validate.fol_run.topic_epochs): in file order, a new article
-    # table at the first line of each topic of each run; a topic that starts again after
-    # others ranks its articles anew there, once more.
+    # table at the first line of each topic of each run; an article of a topic that starts
+    # again after others is another row there (builder.measures.split_topics ranks it).
     in_file = np.lexsort((table["line"].to_numpy(), run_code))
     pair = run_code[in_file] * n_topics + topic_code[in_file]
     first = np.zeros(len(pair), bool)
@@ -185,6 +226,7 @@ def _article_scores(
     rsize = coverage.highlighted_overlap(row, start, end)
     retrieved["ret_chars"] = np.bincount(article, passages["size"].to_numpy(), len(retrieved))
     retrieved["rel_ret_chars"] = np.bincount(article, rsize, len(retrieved))
+    passages["rsize"] = rsize
     rel_ret = retrieved["rel_ret_chars"].to_numpy(np.float64)
     if article_score == "relevant":
         return f_beta(rel_ret, retrieved["ret_chars"].to_numpy(np.float64),

@@ -154,7 +154,8 @@ def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Fi
     lines = table["line"].to_numpy()[starts][again]
     return [
         Finding(label, int(line), "warning", f"topic {name} starts again here after other topics; "
-                "as inex_eval, its articles are counted anew in this block")
+                "it is scored as inex_eval 3.1 reads it (in the in-context tasks the ranks go on "
+                "from the topic before)")
         for line, name in zip(lines[:20], block_topics[again][:20])
     ]
 

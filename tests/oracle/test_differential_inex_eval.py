@@ -10,6 +10,7 @@ runs thousands of them and prints the agreement per measure.
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -20,12 +21,15 @@ from hypothesis import strategies as st
 from tests.oracle.inex_eval_program import compared, inex_eval, ours
 
 
-def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False) -> tuple[str, str]:
+def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
+                  split: bool = False) -> tuple[str, str]:
     """qrels and run lines of one random campaign (``overlapping``: thorough passages may
     overlap and nest; else the passages of an article are disjoint; ``empty_topics``: a topic
-    may have no relevant text)."""
+    may have no relevant text; ``split``: the lines of a topic from a random point on come
+    after the next topic's)."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
+    blocks: list[list[str]] = []
     for topic in range(1, int(rng.integers(2, 5)) + 1):
         lengths = {}
         for file in range(10 * topic, 10 * topic + int(rng.integers(1, 5))):
@@ -42,6 +46,7 @@ def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False) -> t
             qrels.append(f"{topic} Q0 {file} {highlighted} {length} {bep} {text}".rstrip())
         files = [*lengths, 999]  # 999: an article the qrels do not judge
         rank = 0
+        blocks.append(run := [])
         for file in rng.choice(files, size=int(rng.integers(1, len(files) + 1)), replace=False):
             length = lengths.get(int(file), 300)
             taken: list[tuple[int, int]] = []
@@ -56,6 +61,12 @@ def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False) -> t
                     taken.append((start, start + size))
                 rank += 1
                 run.append(f"{topic} Q0 {file} {rank} {1000 - rank} r {start} {size}")
+    if split and len(blocks) > 1:
+        topic = int(rng.integers(0, len(blocks) - 1))
+        cut = int(rng.integers(0, len(blocks[topic]) + 1))
+        head, tail = blocks[topic][:cut], blocks[topic][cut:]
+        blocks[topic:topic + 2] = [head, blocks[topic + 1], tail]
+    run = [line for block in blocks for line in block]
     run.append(f"77 Q0 5 {len(run) + 1} 1 r 0 10")  # a topic the qrels do not have
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
 
@@ -215,3 +226,70 @@ def test_the_issue_repro_of_a_topic_in_two_blocks(tmp_path: Path, kind: str, agp
     value = scores.set_index(["measure", "topic"])["value"]
     assert value[("AgP", "1")] == pytest.approx(agp, abs=1e-12)
     assert value[("num_ret", "1")] == num_ret
+
+
+SPLIT_QRELS = ("1 Q0 10 100 1000 50 0:100\n1 Q0 11 100 1000 50 0:100\n1 Q0 12 100 1000 50 0:100\n"
+               "2 Q0 20 100 1000 50 0:100\n")
+
+
+SPLIT_CASES = [
+    # Topic 2 ends on rank 1, so 12 gets rank 2, topic 1's list length: added to entry 2.
+    ("1 10 0\n1 11 0\n2 20 0\n1 12 50\n", 2),
+    # Topic 1 has 3 entries, 12 gets rank 2: maxRank 2, the third entry and 12 are not ranked.
+    ("1 10 0\n1 11 0\n1 999 0\n2 20 0\n1 12 50\n", 2),
+    # 20 again right after topic 2's 20: no new rank, its lines join topic 1's entry 1 (inex_eval
+    # -b refuses it: "multiple results from single article").
+    ("1 10 0\n2 20 0\n1 20 60\n", 1),
+]
+
+
+@pytest.mark.parametrize(("kind", "case", "num_ret"), [
+    (kind, *case) for kind in ("relevant-in-context", "restricted-relevant-in-context",
+                               "best-in-context")
+    for case in SPLIT_CASES[: 2 if kind == "best-in-context" else 3]])
+def test_a_split_topic_goes_on_from_the_topic_before(tmp_path: Path, kind: str, case: str,
+                                                    num_ret: int) -> None:
+    """Every value inex_eval 3.1 prints, equal to ours, on its rank counter's corners."""
+    length = 0 if kind == "best-in-context" else 50
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(SPLIT_QRELS)
+    run.write_text("".join(f"{t} Q0 {f} 1 -1 r {o} {length}\n"
+                           for t, f, o in (line.split() for line in case.splitlines())))
+    official = inex_eval(kind, qrels, run)
+    official = official[~official["measure"].str.startswith("iP[")]
+    assert official.set_index(["measure", "topic"]).loc[("num_ret", "1"), "official"] == num_ret
+    scores, findings = ours(kind, qrels, run)
+    assert not [f for f in findings if f.severity == "error"], findings
+    table = compared(official, scores)
+    assert len(table) > 30 and table["value"].notna().all()
+    differ = table[(table["value"] - table["official"]).abs() > 1e-9]
+    assert differ.empty, differ
+
+
+@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_split_topics_equal_inex_eval(tmp_path: Path, kind: str, seed: int) -> None:
+    """A topic's lines cut in two around the next topic's. Where inex_eval 3.1 stops (an index
+    error, an article met in the topic before), we still score the run (the measures page says
+    how); everywhere else every value it prints is ours."""
+    qrels_text, run_text = campaign_text(seed, overlapping=False, split=True)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, findings = ours(kind, qrels, run)
+    assert not [f for f in findings if f.severity == "error"], (findings, run_text)
+    try:
+        official = inex_eval(kind, qrels, run)
+    except subprocess.CalledProcessError as stopped:
+        assert "IndexOutOfBoundsException" in stopped.stderr
+        assert not scores.empty
+        return
+    official = official[~official["measure"].str.startswith("iP[")]
+    if official.empty:  # inex_eval refused the run ("interleaved", an overlap in the table)
+        assert not scores.empty
+        return
+    table = compared(official, scores)
+    assert table["value"].notna().all(), (table, run_text)
+    differ = table[(table["value"] - table["official"]).abs() > 1e-9]
+    assert differ.empty, (differ, qrels_text, run_text)
