@@ -59,13 +59,15 @@ class SplitRanking:
 
 def split_runs(passages: pd.DataFrame) -> list[str]:
     """The runs with a topic in more than one block of lines (file order)."""
-    ordered = passages.sort_values(["run", "line"], kind="stable")
-    run = ordered["run"].to_numpy()
-    topic = ordered["topic"].to_numpy()
-    start = np.r_[True, (run[1:] != run[:-1]) | (topic[1:] != topic[:-1])]
-    blocks = pd.DataFrame({"run": run[start], "topic": topic[start]})
-    again = blocks.duplicated(["run", "topic"]).to_numpy()
-    return sorted(set(blocks["run"].to_numpy()[again]))
+    run_code, run_names = pd.factorize(passages["run"])
+    topic_code, topic_names = pd.factorize(passages["topic"])
+    order = np.lexsort((passages["line"].to_numpy(), run_code))
+    run, topic = run_code[order], topic_code[order]
+    start = np.r_[True, (run[1:] != run[:-1]) | (topic[1:] != topic[:-1])][: len(run)]
+    blocks = run[start].astype(np.int64) * max(len(topic_names), 1) + topic[start]
+    _, counts = np.unique(blocks, return_counts=True)
+    split = np.unique(blocks)[counts > 1] // max(len(topic_names), 1)
+    return sorted(str(run_names[code]) for code in np.unique(split))
 
 
 def rank_split_topics(passages: pd.DataFrame, retrieved: pd.DataFrame, best: bool,
@@ -79,6 +81,8 @@ def rank_split_topics(passages: pd.DataFrame, retrieved: pd.DataFrame, best: boo
     chosen = passages[passages["run"].isin(runs)].sort_values(["run", "line"], kind="stable")
     relevant = retrieved["relevant"].to_numpy(bool)
     rows, stopped = [], []
+    # One step per line of these runs: the program's state passes from line to line, across
+    # topics; few runs have a split topic (a run normally writes each topic in one block).
     for run, lines in chosen.groupby("run", sort=False):
         topics = _run_entries(lines, relevant, best)
         if topics is None or any(t.max_rank > len(t.entries) for t in topics.values()):
