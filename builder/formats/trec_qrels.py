@@ -105,9 +105,12 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
 
 def blank_lines(data: bytes) -> list[int]:
     """The 1-based numbers of the lines of ``data`` with nothing but blanks (the end of the
-    last line is not a line)."""
-    data = data.decode("utf-8") if isinstance(data, bytes) else data
-    lines = data.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [i for i, line in enumerate(lines, 1) if not line.strip(" \t\f\v\r")]
+    last line is not a line); counted by whole arrays."""
+    codes = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(codes == ord("\n"))
+    if len(codes) and codes[-1] != ord("\n"):
+        ends = np.r_[ends, len(codes)]
+    starts = np.r_[0, ends[:-1] + 1] if len(ends) else ends
+    content = ~np.isin(codes, np.frombuffer(b" \t\n\v\f\r", dtype=np.uint8))
+    before = np.r_[0, np.cumsum(content)]
+    return (np.flatnonzero(before[ends] == before[starts]) + 1).tolist()
