@@ -37,6 +37,7 @@ from builder.measures.adhoc_interpolation import (
 )
 from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_ranking import UNJUDGED, JudgedRanking
+from builder.measures.running_sums import segment_cumsum
 
 DEFAULT_PARAMS = AdhocParams()
 
@@ -276,33 +277,6 @@ def _bin_g_terms(rank, rel_count) -> np.ndarray:
     return 1.0 / np.log2(rank + 2.0 - rel_count)
 
 
-def _segment_cumsum(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """Running sum of ``values`` within each stretch of equal ``segment``, added one by one in
-    order as trec_eval's loops add (a global cumsum minus offsets would round differently).
-
-    Stretches of similar length (within a factor 2) are padded into one 2-D array whose rows
-    are summed along; a few passes, padding at most doubles the memory.
-    """
-    n = len(values)
-    out = np.empty(n)
-    if not n:
-        return out
-    starts = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
-    sizes = np.diff(np.r_[starts, n])
-    position = np.arange(n) - np.repeat(starts, sizes)
-    bucket = np.ceil(np.log2(sizes)).astype(np.int64)
-    for b in np.unique(bucket):
-        chosen = bucket == b
-        rows = np.flatnonzero(np.repeat(chosen, sizes))
-        width = 1 << int(b)
-        flat = np.repeat(np.arange(width * chosen.sum(), step=width), sizes[chosen])
-        flat += position[rows]
-        grid = np.zeros(width * chosen.sum())
-        grid[flat] = values[rows]
-        out[rows] = np.cumsum(grid.reshape(-1, width), axis=1).ravel()[flat]
-    return out
-
-
 def _segment_cumsum_int(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
     """Running sum of integer ``values`` within each stretch of equal ``segment`` (exact: a
     global cumsum minus each stretch's offset), as float64."""
@@ -325,7 +299,7 @@ class _Gains:
         self.n_cells, n_topics = judged.num_cells, len(judged.topics)
         self.cell, self.rank, self.gain = judged.cell[at], judged.rank[at], judged.rel[at]
         self.discounted = self.gain / np.log2(self.rank + 1.0)
-        self.dcg_so_far = _segment_cumsum(self.discounted, self.cell)
+        self.dcg_so_far = segment_cumsum(self.discounted, self.cell)
         self.cell_topic = judged.topic_of_cell()
         self.topic = self.cell_topic[self.cell]
         ideal, self.ideal_start = judged.ideal_gains, judged.ideal_start
@@ -333,7 +307,7 @@ class _Gains:
         self.position = np.arange(len(ideal)) - self.ideal_start[self.ideal_topic]
         self.ideal = ideal
         self.ideal_discounted = ideal / np.log2(self.position + 2.0)
-        self.idcg_so_far = _segment_cumsum(self.ideal_discounted, self.ideal_topic)
+        self.idcg_so_far = segment_cumsum(self.ideal_discounted, self.ideal_topic)
         self.P = np.diff(self.ideal_start)
         self.idcg = _last_of(self.idcg_so_far, self.ideal_start)
         self.num_ret = num_ret

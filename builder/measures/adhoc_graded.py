@@ -23,6 +23,7 @@ import numpy as np
 
 from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_ranking import NOT_IN_POOL, JudgedRanking
+from builder.measures.running_sums import segment_cumsum_before
 
 MAX_GRADE = 4
 """gdeval's ``$MAX_JUDGMENT``: ERR's R_i = (2^g - 1) / 2^4."""
@@ -37,11 +38,8 @@ def _err_terms(cell: np.ndarray, position: np.ndarray, grade: np.ndarray) -> np.
     """R_i / i x prod_{j<i} (1 - R_j) at each row (rows of positive grade, in rank order per
     cell; rows of grade 0 change nothing). The product is a running sum of logs: 1 - R >= 1/16."""
     r = _stop_probability(grade)
-    log_keep = np.log1p(-r)
-    total = np.cumsum(log_keep)
-    first = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
-    offset = np.repeat(total[first] - log_keep[first], np.diff(np.r_[first, len(cell)]))
-    before = total - log_keep - offset
+    # Summed within each cell only, so that a ranking's terms do not depend on the others.
+    before = segment_cumsum_before(np.log1p(-r), cell)
     return r * np.exp(before) / position
 
 

@@ -32,6 +32,7 @@ from builder.measures.bibliography import cite
 from builder.measures.passage_overlap import HighlightIndex, first_overlaps
 from builder.measures.passage_ranking import RankedPassages
 from builder.measures.registry import Measure, register
+from builder.measures.running_sums import segment_cumsum
 
 FAMILY = "thorough"
 DEFAULT_CUTOFFS = (1, 5, 10, 25, 50, 100)
@@ -118,15 +119,15 @@ def hixeval_table(
     if trel is None:
         trel = ranked.total_rsize[lines["topic_code"]]
     trel = np.asarray(trel, dtype=np.float64)
-    precision = _group_cumsum(gain, first, group) / rank
+    precision = _group_cumsum(gain, group) / rank
     with np.errstate(divide="ignore", invalid="ignore"):
-        recall = np.where(trel > 0, _group_cumsum(rval, first, group) / trel, 0.0)
+        recall = np.where(trel > 0, _group_cumsum(rval, group) / trel, 0.0)
     columns: dict[str, np.ndarray] = {}
     counts = np.bincount(group, minlength=n_groups)
     last = first + counts - 1
     for r in cutoffs:
         at = np.minimum(first + r - 1, last)
-        p = _group_cumsum(gain, first, group)[at] / r
+        p = _group_cumsum(gain, group)[at] / r
         rec = recall[at]
         columns[f"P@{r}"] = p
         columns[f"R@{r}"] = rec
@@ -143,7 +144,6 @@ def hixeval_table(
     return pd.DataFrame(columns)
 
 
-def _group_cumsum(values: np.ndarray, first: np.ndarray, group: np.ndarray) -> np.ndarray:
-    total = np.cumsum(values, dtype=np.float64)
-    before = np.concatenate([[0.0], total])[first]
-    return total - before[group]
+def _group_cumsum(values: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Running sums within each (run, topic) group: its own values only (``running_sums``)."""
+    return segment_cumsum(np.asarray(values, np.float64), group)

@@ -36,6 +36,15 @@ def test_batched_evaluate_equals_one_shot_on_robust03(capsys):
     assert one_shot.count("\n") > 40_000
 
 
+def test_batched_running_sums_equal_one_shot(capsys):
+    """gdeval's ERR terms sum within each ranking only: a run's values are the same bits
+    whichever runs share its batch."""
+    measures = ["-m", "err@20", "-m", "nerr@20", "-m", "ndcg@20"]
+    one_shot = evaluate_output(capsys, *measures)
+    assert evaluate_output(capsys, *measures, "--memory-budget", "1") == one_shot
+    assert one_shot.count("\terr@20\t") > 1000
+
+
 def test_batched_trec_format_equals_one_shot(capsys):
     args = ["evaluate", "-q", "-c", *robust03_args()[:4]]
     assert main(args) == 0
