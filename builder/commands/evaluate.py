@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -26,8 +27,6 @@ from builder.commands.task_options import (
     task_of,
 )
 from builder.scores import SUMMARY_TOPIC
-
-TREC_NAME_WIDTH = 22
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,33 +68,6 @@ class TrecLayout:
     """The (run, topic) printed per topic; None: all of them."""
     runid: bool = True
     summary: bool = True
-
-
-def format_trec(scores, measures: list[str], integral: set[str], layout: TrecLayout) -> str:
-    """trec_eval's layout: ``%-22s\\t%s\\t%.4f`` (counts as integers), runid first in summary."""
-    lines: list[str] = []
-    for run, table in scores.groupby("run", sort=False):
-        table = table[table["measure"].isin(measures)]
-        order = {m: i for i, m in enumerate(measures)}
-        table = table.assign(order=table["measure"].map(order))
-        topics = table[table["topic"] != SUMMARY_TOPIC]
-        if layout.per_topic:
-            for topic, rows in topics.groupby("topic", sort=True):
-                if layout.answered is None or (run, topic) in layout.answered:
-                    lines += _trec_lines(rows.sort_values("order"), integral)
-        if layout.summary and layout.runid:
-            lines.append(f"{'runid':<{TREC_NAME_WIDTH}}\t{SUMMARY_TOPIC}\t{run}")
-        if layout.summary:
-            summary = table[table["topic"] == SUMMARY_TOPIC].sort_values("order")
-            lines += _trec_lines(summary, integral)
-    return "\n".join(lines) + "\n" if lines else ""
-
-
-def _trec_lines(rows, integral: set[str]) -> list[str]:
-    return [
-        f"{m:<{TREC_NAME_WIDTH}}\t{t}\t" + (f"{round(v)}" if m in integral else f"{v:.4f}")
-        for m, t, v in zip(rows["measure"], rows["topic"], rows["value"])
-    ]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
         scores = scores[scores["measure"].isin(names)]
         integral = {m.name for m in measures_of(family) if m.aggregation.integral}
-        sys.stdout.write(_render(scores, names, integral, args, layout))
+        for text in _render(scores, names, integral, args, layout):
+            sys.stdout.write(text)
     return code
 
 
@@ -182,25 +155,14 @@ def _answered(scores, options) -> frozenset[tuple[str, str]] | None:
     return frozenset(zip(rows["run"], rows["topic"]))
 
 
-def _render(
-    scores, names: list[str], integral: set[str], args: argparse.Namespace, layout: TrecLayout
-) -> str:
+def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace,
+            layout: TrecLayout) -> Iterator[str]:
+    """The output, a slice of rows at a time (``builder.formats.score_layouts``)."""
+    from builder.formats.score_layouts import csv_text, trec_text, tsv_text
+
     if args.format == "trec":
-        return format_trec(scores, names, integral, layout)
+        return trec_text(scores, names, integral, layout)
     if args.format == "json":
-        return json.dumps(scores.to_dict(orient="records")) + "\n"
+        return iter([json.dumps(scores.to_dict(orient="records")) + "\n"])
     table = scores[["run", "measure", "topic", "value"]]
-    if args.format == "csv":
-        return table.to_csv(index=False)
-    return _tsv(table)
-
-
-def _tsv(table) -> str:
-    """``run<TAB>measure<TAB>topic<TAB>value`` lines, the value as Python's ``repr``: built by
-    whole columns (``builder.formats.score_text``)."""
-    import pyarrow as pa
-
-    from builder.formats.score_text import float_texts, joined_lines
-
-    columns = [pa.array(table[name], pa.string()) for name in ("run", "measure", "topic")]
-    return joined_lines([*columns, float_texts(table["value"].to_numpy())]).decode("utf-8")
+    return csv_text(table) if args.format == "csv" else tsv_text(table)
