@@ -97,6 +97,7 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     held = ExitStack()
     with held, progress.stage("config") as stage:
         site = load_config(config_path)
+        scale = _with_config_budget(scale, site)
         output = Path(out).resolve() if out is not None else site.output
         if team is not None and out is None:
             output = output.with_name(f"{output.name}-team-{team_folder(team)}")
@@ -179,3 +180,14 @@ def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
     if strict and rejected:
         raise StrictError(f"{rejected} run(s) rejected (--strict): "
                           + ", ".join(r.name for i in inputs for r in i.rejected))
+
+
+def _with_config_budget(scale: Scale | None, site: SiteSpec) -> Scale | None:
+    """The config's ``memory_budget`` unless the command gives one."""
+    from dataclasses import replace
+
+    from builder.batching import parse_size
+
+    if site.config.memory_budget is None or (scale is not None and scale.budget is not None):
+        return scale
+    return replace(scale or Scale(), budget=parse_size(site.config.memory_budget))

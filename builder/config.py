@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from builder.findings import Finding, InputError
 from builder.stats.reliability_settings import ReliabilityConfig
@@ -84,7 +84,20 @@ class SiteConfig(_Strict):
         False, description="copy every task's qrels, topics, run metadata and runs (gzip) "
         "into the site, with their SHA-256, so the site archives the whole campaign")
     significance: SignificanceConfig = Field(default_factory=SignificanceConfig)
+    memory_budget: str | None = Field(
+        None, description="read, validate and evaluate the runs in batches that fit this "
+        "size (2G, 512M, bytes), as build --memory-budget, which overrides it")
     tasks: list[TaskConfig] = Field(min_length=1)
+
+    @field_validator("memory_budget", mode="before")
+    @classmethod
+    def _size(cls, value: Any) -> Any:
+        from builder.batching import parse_size
+
+        if isinstance(value, int | str) and not isinstance(value, bool):
+            parse_size(str(value))  # ValueError: the config's problem, with the reason
+            return str(value)
+        return value
 
 
 @dataclass(frozen=True)

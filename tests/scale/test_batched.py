@@ -150,3 +150,36 @@ def test_streamed_findings_equal_one_shot(tmp_path, capsys):
     assert status == 2 and "run name a already used by a" in one_shot.err  # 2: missing
     assert main([*args[:4], "--memory-budget", "1", *args[4:]]) == status
     assert capsys.readouterr() == one_shot
+
+
+CAMPAIGN = """
+campaign: {title: Test campaign, year: 2024, organisers: [A]}
+output: ../out
+memory_budget: BUDGET
+tasks:
+  - {id: ad, title: Ad hoc, kind: adhoc, qrels: ../data/qrels.txt, runs: ../data/runs}
+"""
+
+
+def test_config_memory_budget(tmp_path, monkeypatch):
+    """``memory_budget:`` in the config reads the runs in batches, as the option does; a bad
+    size is a config problem naming the key."""
+    from builder.build import Progress, build
+    from builder.config import ConfigError, load_config
+    from tests.site.test_config import write_campaign
+
+    config = write_campaign(tmp_path, CAMPAIGN.replace("BUDGET", "1"))
+    (tmp_path / "data" / "runs" / "a.txt").write_text("401 Q0 d2 1 2.0 r2\n")
+    made = []
+
+    def recorded(paths, budget):
+        made.append((budget, file_batches(paths, budget)))
+        return made[-1][1]
+
+    monkeypatch.setattr("builder.streaming.file_batches", recorded)
+    summary = build(config, progress=Progress(quiet=True))
+    assert summary.evaluated == 2 and made == [(1, [[tmp_path / "data/runs/a.txt",
+                                                     tmp_path / "data/runs/b.txt"]])]
+    config.write_text(CAMPAIGN.replace("BUDGET", "lots"))
+    with pytest.raises(ConfigError, match="memory_budget.*memory budget 'lots'"):
+        load_config(config)
