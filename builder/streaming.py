@@ -20,6 +20,7 @@ the site (``builder.stats.reliability``), rather than reading every run again pe
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,7 +69,7 @@ def stream_task(inputs: TaskInputs, scale: Scale) -> TaskResult:
     groups = _accepted_groups(inputs, scale.budget, keep=scale.extras)
     parts = list(evaluations(inputs.spec.kind, inputs.qrels, lambda workers: groups,
                              inputs.spec.options, scale.scheduler, scale.extras))
-    return TaskResult(inputs, merge(parts) if parts else None)
+    return TaskResult(inputs, merge(parts, text=scale.extras) if parts else None)
 
 
 def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool
@@ -115,3 +116,24 @@ def _drop(reads: list[RunRead]) -> None:
     for read in reads:
         if read.table is not None and len(read.table):
             read.table = read.table.iloc[:0].copy(deep=True)
+    _give_back()
+
+
+def _give_back() -> None:
+    """Free memory returned to the system (glibc's ``malloc_trim``): a batch's arrays, once
+    freed, would otherwise stay in the heap, fragmented, and the resident set creep up batch
+    after batch."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (another C library: its own allocator's business)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None

@@ -42,25 +42,25 @@ def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
     runs = np.asarray(pd.unique(scores["run"]), dtype=object)
     run = pd.Index(runs).get_indexer(scores["run"])
     measure = pd.Index(measures).get_indexer(scores["measure"])  # -1: not printed
-    topic = scores["topic"].astype(str)
-    summary = (topic == SUMMARY_TOPIC).to_numpy()
+    summary = (scores["topic"] == SUMMARY_TOPIC).to_numpy()
     shown = measure >= 0
     per_topic = shown & ~summary if layout.per_topic else np.zeros(len(scores), bool)
     if layout.answered is not None and per_topic.any():
-        pairs = pd.MultiIndex.from_arrays([scores["run"].astype(str), topic])
+        pairs = pd.MultiIndex.from_arrays([scores["run"].astype(str), scores["topic"].astype(str)])
         per_topic &= pairs.isin(list(layout.answered))
     rows = np.flatnonzero(per_topic | (shown & summary) if layout.summary else per_topic)
-    topic_rank = pd.Index(sorted(set(topic[per_topic]))).get_indexer(topic)
+    topic = scores["topic"].iloc[rows].astype(str).to_numpy(object)  # text of the rows printed
+    topic_rank = pd.Index(sorted(set(topic[~summary[rows]]))).get_indexer(topic)
     # Lines of rows (section 0 per topic, 2 summary), then one runid line per run (section 1).
     section = np.where(summary[rows], 2, 0)
     with_runid = layout.summary and layout.runid
     ids = np.arange(len(runs)) if with_runid else np.zeros(0, np.int64)
     order = np.lexsort((np.r_[measure[rows], np.zeros(len(ids), np.int64)],
-                        np.r_[topic_rank[rows], np.zeros(len(ids), np.int64)],
+                        np.r_[topic_rank, np.zeros(len(ids), np.int64)],
                         np.r_[section, np.ones(len(ids), np.int64)],
                         np.r_[run[rows], ids]))
     padded = pc.utf8_rpad(pa.array([*measures, "runid"], pa.string()), TREC_NAME_WIDTH, " ")
-    topics = pa.array(topic.to_numpy(object)[rows], pa.string())
+    topics = pa.array(topic, pa.string())
     values = scores["value"].to_numpy(np.float64)[rows]
     counts = np.isin(measure[rows], [i for i, m in enumerate(measures) if m in integral])
     for start in range(0, len(order), SLICE_ROWS):
