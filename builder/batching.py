@@ -231,7 +231,7 @@ def _coded(column: pd.Series, codes: dict[str, int]):
     import pandas as pd
 
     if isinstance(column.dtype, pd.CategoricalDtype):
-        lookup = np.array([codes[c] for c in column.cat.categories], np.int64)
+        lookup = np.array([codes.get(c, -1) for c in column.cat.categories], np.int64)
         return lookup[column.cat.codes.to_numpy()]
     return column.map(codes).to_numpy(np.int64)
 
