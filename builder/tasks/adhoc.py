@@ -115,13 +115,17 @@ def read_run_files(
         {t for file in files if file.table is not None for t in file.table["topic"].cat.categories}
         - qrels_topics
     )
+    # One dtype each, made once: categories are checked once, not once per run.
+    topic_type, run_type = pd.CategoricalDtype(topics), pd.CategoricalDtype(list(run_codes))
     for file, (name, _) in zip(files, names):
         table = file.table
         if table is None:
             continue
-        table["topic"] = table["topic"].cat.set_categories(topics)
+        read = table["topic"].array
+        codes = topic_type.categories.get_indexer(read.categories)[read.codes]
+        table["topic"] = pd.Categorical.from_codes(codes, dtype=topic_type, validate=False)
         code = np.full(len(table), run_codes[name], dtype=np.int32)
-        table.insert(0, "run", pd.Categorical.from_codes(code, list(run_codes), validate=False))
+        table.insert(0, "run", pd.Categorical.from_codes(code, dtype=run_type, validate=False))
     return [
         RunRead(str(path), name, file.table, file.findings + naming)
         for path, file, (name, naming) in zip(paths, files, names)

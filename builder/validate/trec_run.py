@@ -39,11 +39,11 @@ def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
         categorical = series.array
     else:
         categorical = pd.Categorical(series)
-    codes, categories = categorical.codes, categorical.categories
+    codes, categories = categorical.codes, categorical.categories.tolist()
     used = np.flatnonzero(np.bincount(codes, minlength=len(categories)))
     renumbered = np.full(len(categories), -1, dtype=np.int64)
     renumbered[used] = np.arange(len(used))
-    return renumbered[codes], categories[used].astype(str).tolist()
+    return renumbered[codes], [str(categories[i]) for i in used]
 
 
 def validate_trec_run(
@@ -94,13 +94,25 @@ def validate_trec_run(
     return findings
 
 
+def _repeats(keys: np.ndarray, bound: int) -> bool:
+    """Whether a value of ``keys`` (integers in ``[0, bound)``) occurs twice: the distinct
+    values marked in a table when it is small (a few MB), else sorted."""
+    if bound <= 16 * len(keys) + (1 << 24):
+        seen = np.zeros(bound, dtype=bool)
+        seen[keys] = True
+        return int(np.count_nonzero(seen)) < len(keys)
+    ordered = np.sort(keys)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
 def _duplicates(
     table: pd.DataFrame, file: str, topic_codes: np.ndarray, doc: pa.DictionaryArray
 ) -> list[Finding]:
     """One error per line repeating a (topic, docno) pair of an earlier line."""
+    if len(doc.dictionary) == len(table):  # no docno twice in the whole run
+        return []
     pair = topic_codes.astype(np.int64) * len(doc.dictionary) + doc.indices.to_numpy()
-    ordered = np.sort(pair)
-    if not (ordered[1:] == ordered[:-1]).any():
+    if not _repeats(pair, (int(topic_codes.max()) + 1) * len(doc.dictionary)):
         return []
     rows = table[pd.Series(pair).duplicated().to_numpy()]
     return [

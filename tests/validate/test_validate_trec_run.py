@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
+
 from builder.formats.trec_run import read_trec_run
-from builder.validate.trec_run import validate_trec_run
+from builder.validate.trec_run import _repeats, validate_trec_run
 
 QRELS_TOPICS = {"1", "2"}
 
@@ -27,6 +29,13 @@ def test_clean_run_has_no_findings(tmp_path):
 def test_duplicate_docno_in_a_topic_is_an_error_on_the_repeating_line(tmp_path):
     found = findings(tmp_path, "1 Q0 a 1 2 t\n2 Q0 a 1 2 t\n1 Q0 b 2 1 t\n1 Q0 a 3 0 t\n")
     assert found == [(4, "error", "document a appears twice for topic 1")]
+
+
+def test_repeated_keys_are_found_by_table_and_by_sort():
+    """Small key ranges are marked in a table, large ones sorted: both find a repeat."""
+    for bound in (100, 1 << 40):
+        assert _repeats(np.array([3, 7, 99, 7]), bound)
+        assert not _repeats(np.array([3, 7, 99, 0]), bound)
 
 
 def test_empty_run_is_an_error(tmp_path):
