@@ -86,7 +86,7 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
             "rel": rel,
         }
     )
-    repeated = qrels.duplicated(["topic", "doc"]).to_numpy()
+    repeated = _repeated(text.table.column("topic"), text.table.column("doc"))
     findings += [
         Finding(file, int(line), "error", f"document {doc} judged twice for topic {topic}")
         for line, topic, doc in zip(
@@ -114,3 +114,15 @@ def blank_lines(data: bytes) -> list[int]:
     content = ~np.isin(codes, np.frombuffer(b" \t\n\v\f\r", dtype=np.uint8))
     before = np.r_[0, np.cumsum(content)]
     return (np.flatnonzero(before[ends] == before[starts]) + 1).tolist()
+
+
+def _repeated(topic: pa.ChunkedArray, doc: pa.ChunkedArray) -> np.ndarray:
+    """Per row: whether an earlier row has its (topic, doc) pair; the pairs compared as
+    integers (each column's dictionary codes), not as strings."""
+    codes = []
+    for column in (topic, doc):
+        encoded = pc.dictionary_encode(column)
+        codes.append(np.concatenate([np.zeros(0, np.int64)] + [
+            chunk.indices.to_numpy().astype(np.int64) for chunk in encoded.chunks]))
+    width = int(codes[1].max()) + 1 if len(codes[1]) else 1
+    return pd.Series(codes[0] * width + codes[1]).duplicated().to_numpy()

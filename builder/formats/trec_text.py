@@ -456,9 +456,9 @@ def _merge(table: pa.Table, lines: np.ndarray, suspect: np.ndarray, odd: list[tu
     order_lines[careful_at] = careful_lines
     picked = pa.array(index)
     # Only the columns kept are reordered (the fields read and ignored are not copied).
+    position = {name: i for i, name in enumerate(layout.names)}
     merged = pa.table({
-        name: _concat_take(table.column(name), [row[layout.names.index(name)] for row in rows],
-                           picked)
+        name: _concat_take(table.column(name), [row[position[name]] for row in rows], picked)
         for name in layout.kept
     })  # fmt: skip
     return TextTable(merged, order_lines, findings), extra
