@@ -32,7 +32,7 @@ import pandas as pd
 
 from builder.findings import Finding, InputError
 from builder.formats.source import read_text
-from builder.formats.trec_text import FINITE_NUMBER, NON_FINITE
+from builder.formats.trec_text import FINITE_NUMBER, number_problem
 
 FIELDS = ["topic", "q0", "file", "rank", "score", "tag", "offset", "length"]
 COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", "tag", "order"]
@@ -144,20 +144,18 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
 
 
 def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Finding]:
-    """A score must be a finite number, as in TREC runs (``builder.formats.trec_text``)."""
+    """A score must be a finite number: the bad lines found over the whole column at once,
+    each reported by the TREC run reader's own rule (``number_problem``), so a FOL run and a
+    TREC run say the same of the same score."""
     number = texts.str.fullmatch(FINITE_NUMBER).to_numpy(bool)
     value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
-    bad = ~(number & np.isfinite(value))
-    if not bad.any():
-        return []
-    non_finite = bad & (number | texts.str.fullmatch(NON_FINITE, case=False).to_numpy(bool))
-    findings = _line_findings(label, lines[bad & ~non_finite], "score is not a number")
-    shown = np.flatnonzero(non_finite)[:MAX_LINE_FINDINGS]
-    findings += [Finding(label, int(lines[i]), "error", f"score {texts.iloc[i]} is not a finite "
-                         "number") for i in shown]
-    if non_finite.sum() > len(shown):
+    bad = np.flatnonzero(~(number & np.isfinite(value)))
+    findings = [Finding(label, int(lines[i]), "error",
+                        number_problem("score", texts.iloc[i]) or "score is not a number")
+                for i in bad[:MAX_LINE_FINDINGS]]
+    if len(bad) > MAX_LINE_FINDINGS:
         findings.append(Finding(label, None, "error", "score is not a finite number: "
-                                f"{int(non_finite.sum()) - len(shown)} more lines"))
+                                f"{len(bad) - MAX_LINE_FINDINGS} more lines"))
     return findings
 
 

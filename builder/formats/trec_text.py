@@ -385,7 +385,7 @@ def _careful_rows(odd: list[tuple[int, str]], layout: _Layout
             continue
         if len(fields) > width:
             extra.append((line, len(fields)))
-        problems = [_number_problem(name, fields[i]) for name, i in zip(numbers, positions)]
+        problems = [number_problem(name, fields[i]) for name, i in zip(numbers, positions)]
         if layout.atof:
             problems = [_read_as_atof(layout.file, line, name, fields, i, findings) if p else None
                         for p, name, i in zip(problems, numbers, positions)]
@@ -414,7 +414,9 @@ def _extra_fields_warning(file: str, width: int, extra: list[tuple[int, int]],
                     "as trec_eval does")]
 
 
-def _number_problem(name: str, text: str) -> str | None:
+def number_problem(name: str, text: str) -> str | None:
+    """What is wrong with a number field's text (None: nothing): the one rule of every run
+    reader, a finite number as C's ``strtod`` reads a whole field."""
     if _FINITE.match(text):
         if math.isfinite(float(text)):
             return None

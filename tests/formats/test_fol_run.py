@@ -57,8 +57,8 @@ def test_a_score_that_is_not_a_finite_number_is_an_error_with_its_line():
     )
     assert table is None
     assert [(f.line, f.severity, f.message) for f in findings] == [
-        (2, "error", "score is not a number"),
         (1, "error", "score nan is not a finite number"),
-        (3, "error", "score 1e999 is not a finite number"),
+        (2, "error", "score is not a number"),
+        (3, "error", "score 1e999 is not a finite number (beyond the largest double)"),
         (4, "error", "score -Infinity is not a finite number"),
     ]
