@@ -65,8 +65,8 @@ def split_runs(passages: pd.DataFrame) -> list[str]:
     run, topic = run_code[order], topic_code[order]
     start = np.r_[True, (run[1:] != run[:-1]) | (topic[1:] != topic[:-1])][: len(run)]
     blocks = run[start].astype(np.int64) * max(len(topic_names), 1) + topic[start]
-    _, counts = np.unique(blocks, return_counts=True)
-    split = np.unique(blocks)[counts > 1] // max(len(topic_names), 1)
+    unique, counts = np.unique(blocks, return_counts=True)
+    split = unique[counts > 1] // max(len(topic_names), 1)
     return sorted(str(run_names[code]) for code in np.unique(split))
 
 
