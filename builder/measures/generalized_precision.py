@@ -135,8 +135,11 @@ def _per_topic(
         at = first + np.minimum(r, size) - 1
         table[f"gP[{r}]"] = precision[at] if short_runs == "inex_eval" else cum_score[at] / r
         table[f"gR[{r}]"] = recall[at]
+    # AgP sums gP at the relevant ranks only, as inex_eval 3.1 adds them: a NaN gP at a rank
+    # that is not relevant (a split topic's entry of an unjudged article) is not in the sum.
+    at_relevant = np.where(relevant, precision, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        table["AgP"] = np.nan_to_num(np.bincount(group, weights=precision * relevant) / num_rel)
+        table["AgP"] = np.nan_to_num(np.bincount(group, weights=at_relevant) / num_rel)
     curve = _recall_precision_curve(group, len(first), recall, precision)
     for i, name in enumerate(recall_point_names()):
         table[name] = curve[:, i]

@@ -290,6 +290,8 @@ def test_random_split_topics_equal_inex_eval(tmp_path: Path, kind: str, seed: in
         assert not scores.empty
         return
     table = compared(official, scores)
-    assert table["value"].notna().all(), (table, run_text)
+    # inex_eval prints NaN for gP at a split topic's entry of an unjudged article: ours must be
+    # NaN exactly there, and equal everywhere else.
+    assert (table["value"].isna() == table["official"].isna()).all(), (table, run_text)
     differ = table[(table["value"] - table["official"]).abs() > 1e-9]
     assert differ.empty, (differ, qrels_text, run_text)
