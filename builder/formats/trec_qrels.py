@@ -21,6 +21,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding, InputError
+from builder.formats.repeated_pairs import repeated_rows
 from builder.formats.trec_text import read_bytes, read_text_table
 
 QRELS_FIELDS = ["topic", "iter", "doc", "rel"]
@@ -117,12 +118,9 @@ def blank_lines(data: bytes) -> list[int]:
 
 
 def _repeated(topic: pa.ChunkedArray, doc: pa.ChunkedArray) -> np.ndarray:
-    """Per row: whether an earlier row has its (topic, doc) pair; the pairs compared as
-    integers (each column's dictionary codes), not as strings."""
-    codes = []
-    for column in (topic, doc):
-        encoded = pc.dictionary_encode(column)
-        codes.append(np.concatenate([np.zeros(0, np.int64)] + [
-            chunk.indices.to_numpy().astype(np.int64) for chunk in encoded.chunks]))
-    width = int(codes[1].max()) + 1 if len(codes[1]) else 1
-    return pd.Series(codes[0] * width + codes[1]).duplicated().to_numpy()
+    """Per row: whether an earlier row has its (topic, doc) pair (``repeated_rows``)."""
+    topic_codes = np.concatenate([np.zeros(0, np.int32)] + [
+        chunk.indices.to_numpy() for chunk in pc.dictionary_encode(topic).chunks])
+    repeated = np.zeros(len(doc), dtype=bool)
+    repeated[repeated_rows(topic_codes, doc)] = True
+    return repeated

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.compute as pc
 
 from builder.findings import Finding
+from builder.formats.repeated_pairs import as_chunked, repeated_rows
+from builder.formats.repeated_pairs import repeats as _repeats  # noqa: F401 (its old name)
 
 LISTED = 10
 """How many topic ids a finding names before it says "and N more"."""
@@ -23,13 +23,6 @@ def _some(values) -> str:
     values = sorted(map(str, values))
     shown = ", ".join(values[:LISTED])
     return shown + (f" and {len(values) - LISTED} more" if len(values) > LISTED else "")
-
-
-def _encoded(series: pd.Series) -> pa.DictionaryArray:
-    array = pa.array(series)
-    if isinstance(array, pa.ChunkedArray):
-        array = array.combine_chunks()
-    return pc.dictionary_encode(array)
 
 
 def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
@@ -53,7 +46,7 @@ def validate_trec_run(
     if table.empty:
         return [Finding(file, None, "error", "empty run: no result lines")]
     topic_codes, topics = _present(table["topic"])
-    findings = _duplicates(table, file, topic_codes, _encoded(table["doc"]))
+    findings = _duplicates(table, file, topic_codes)
     _, tags = _present(table["tag"])
     if len(tags) > 1:
         findings.append(
@@ -94,27 +87,9 @@ def validate_trec_run(
     return findings
 
 
-def _repeats(keys: np.ndarray, bound: int) -> bool:
-    """Whether a value of ``keys`` (integers in ``[0, bound)``) occurs twice: the distinct
-    values marked in a table when it is small (a few MB), else sorted."""
-    if bound <= 16 * len(keys) + (1 << 24):
-        seen = np.zeros(bound, dtype=bool)
-        seen[keys] = True
-        return int(np.count_nonzero(seen)) < len(keys)
-    ordered = np.sort(keys)
-    return bool((ordered[1:] == ordered[:-1]).any())
-
-
-def _duplicates(
-    table: pd.DataFrame, file: str, topic_codes: np.ndarray, doc: pa.DictionaryArray
-) -> list[Finding]:
+def _duplicates(table: pd.DataFrame, file: str, topic_codes: np.ndarray) -> list[Finding]:
     """One error per line repeating a (topic, docno) pair of an earlier line."""
-    if len(doc.dictionary) == len(table):  # no docno twice in the whole run
-        return []
-    pair = topic_codes.astype(np.int64) * len(doc.dictionary) + doc.indices.to_numpy()
-    if not _repeats(pair, (int(topic_codes.max()) + 1) * len(doc.dictionary)):
-        return []
-    rows = table[pd.Series(pair).duplicated().to_numpy()]
+    rows = table.iloc[repeated_rows(topic_codes, as_chunked(table["doc"]))]
     return [
         Finding(file, int(line), "error", f"document {doc} appears twice for topic {topic}")
         for line, topic, doc in zip(rows["line"], rows["topic"], rows["doc"])
