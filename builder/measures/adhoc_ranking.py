@@ -150,6 +150,11 @@ def _stretch_values(values: pd.Series) -> list[str]:
     return found
 
 
+def run_order(values: pd.Series) -> list[str]:
+    """The run names of a run column in their order of first appearance (the grid's rows)."""
+    return list(dict.fromkeys(_stretch_values(values)))
+
+
 def _stable_order(key: np.ndarray) -> np.ndarray:
     """Stable argsort of small non-negative integer keys (radix sort for 16-bit keys)."""
     if len(key) and key.max() < 2**16:
@@ -221,13 +226,15 @@ def _rel_type(qrels_rel: np.ndarray) -> np.dtype:
 
 def judge_rankings(
     runs: pd.DataFrame, qrels: pd.DataFrame, *, depth: int, rel_level: int,
-    keep_rows: bool = False,
+    keep_rows: bool = False, run_names: list[str] | None = None,
 ) -> JudgedRanking:
     """Sort, cut and judge every ranking of ``runs`` (columns run, topic, doc, score).
 
-    ``keep_rows`` keeps, per ranked row, its row in ``runs`` (``JudgedRanking.row``)."""
+    ``keep_rows`` keeps, per ranked row, its row in ``runs`` (``JudgedRanking.row``).
+    ``run_names``: the grid's runs (default: those of ``runs``, in order), a superset of them
+    (a part of the grid that lacks some runs' lines still has their cells)."""
     topics = sorted(pd.unique(qrels["topic"]))
-    run_names = list(dict.fromkeys(_stretch_values(runs["run"])))
+    run_names = run_order(runs["run"]) if run_names is None else run_names
     run_topic = _codes_in(runs["topic"], topics)
     kept = run_topic >= 0
     run_index = _codes_in(runs["run"], run_names)

@@ -29,10 +29,10 @@ from builder.measures.adhoc_curves import RECALL_AXIS, curve_points, uninterpola
 from builder.measures.adhoc_interpolation import Interpolation
 from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_profiles import ProfileName, profile_of
-from builder.measures.adhoc_ranking import judge_rankings, judged_only
 from builder.measures.registry import Aggregation, measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
+from builder.tasks.adhoc_parallel import score_cells_parallel
 from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.trec_run import validate_trec_run
 
@@ -177,26 +177,14 @@ def evaluate(
     """Score the concatenated accepted runs; rows per run x topic, then topic ``all``.
     ``only``: the measures wanted (default all; ``measures.compute`` skips the families none
     of them needs, as ``appendix evaluate -m`` asks)."""
-    if profile_of(options.profile).single_precision:
-        runs = runs.assign(score=runs["score"].to_numpy(np.float64).astype(np.float32))
-    judged = judge_rankings(runs, qrels, depth=options.depth, rel_level=options.rel_level)
-    present = judged.per_cell() > 0  # before -J, which may empty a ranking trec_eval still scores
-    if options.judged_only:
-        judged = judged_only(judged)
-    values = measures.compute(
-        judged,
-        rel_level=options.rel_level,
-        interpolation=options.interpolation,
-        params=options.measure_params,
-        collection_size=options.collection_size,
-        only=only,
-    )
-    n_runs, n_topics = len(judged.runs), len(judged.topics)
+    cells = score_cells_parallel(qrels, runs, options, only)
+    values, present = cells.values, cells.present
+    n_runs, n_topics = len(cells.runs), len(cells.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
 
-    cell_topic = judged.topic_of_cell()[evaluated]
+    cell_topic = np.tile(np.arange(n_topics), n_runs)[evaluated]
     cell_run = run_of_cell[evaluated]
     summary_topic = np.full(n_runs, n_topics)  # the code of SUMMARY_TOPIC
     runs_of, topics_of, values_of, rows_per_measure = [], [], [], []
@@ -213,7 +201,7 @@ def evaluate(
         if name == "num_rel" and options.complete:
             # trec_eval's summary under -c (m_num_rel.c): the qrels lines of grade > 0 of
             # every topic, whatever the level -l sets for the per-topic rows.
-            total = np.full(n_runs, float(len(judged.ideal_gains)))
+            total = np.full(n_runs, float(cells.positive_judgements))
         if how.per_topic:
             runs_of.append(cell_run)
             topics_of.append(cell_topic)
@@ -225,19 +213,20 @@ def evaluate(
     measure_codes = np.repeat(np.arange(len(measure_names)), rows_per_measure)
     scores = pd.DataFrame(
         {
-            "run": _labels(np.concatenate(runs_of), judged.runs),
-            "topic": _labels(np.concatenate(topics_of), [*judged.topics, SUMMARY_TOPIC]),
+            "run": _labels(np.concatenate(runs_of), cells.runs),
+            "topic": _labels(np.concatenate(topics_of), [*cells.topics, SUMMARY_TOPIC]),
             "measure": _labels(measure_codes, measure_names),
             "value": np.concatenate(values_of).astype(np.float64),
         }
     )
     extras = LazyTables({
-        "pr_points": lambda: _pr_points(judged, options, relevant_only=False),
-        "relevant_points": lambda: _pr_points(judged, options, relevant_only=True),
+        "pr_points": lambda: _pr_points(cells.judged, options, relevant_only=False),
+        "relevant_points": lambda: _pr_points(cells.judged, options, relevant_only=True),
         "uninterpolated_precision": lambda: pd.DataFrame(
-            uninterpolated_precision(extras["relevant_points"], judged.runs, num_q),
-            index=list(judged.runs), columns=RECALL_AXIS),
-        "curve_points": lambda: curve_points(judged, options.rel_level, options.collection_size),
+            uninterpolated_precision(extras["relevant_points"], cells.runs, num_q),
+            index=list(cells.runs), columns=RECALL_AXIS),
+        "curve_points": lambda: curve_points(cells.judged, options.rel_level,
+                                             options.collection_size),
     })
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 
