@@ -80,21 +80,27 @@ def rbp_measures(
     unjudged: not in the qrels, or judged negative.
     """
     out = {}
+    n_cells = judged.num_cells
     (rbp,) = params.names("rbp")
     p = params.persistence("rbp")
-    table = level_gains(judged, {})
-    highest = _topic_highest(judged)[judged.topic_of_cell()][judged.cell]
-    gain = _row_gains(judged, table)
+    depth = int(max(num_ret.max(initial=0), judged.rank.max(initial=0)))
+    # Only the rows of positive gain add to rbp, and only the unjudged to rbp_resid: the
+    # others add 0.0, which leaves a sum's bits as they are.
+    at = np.flatnonzero(judged.rel > 0)
+    cell, rel = judged.cell[at], judged.rel[at]
+    highest = _topic_highest(judged)[judged.topic_of_cell()][cell]
+    gain = level_gains(judged, {})[rel]
     # Rescaled to [0, 1] when the levels leave it (min is level 0's gain, 0).
     gain = np.where(highest > 1, gain / np.where(highest > 1, highest, 1.0), gain)
-    depth = int(max(num_ret.max(initial=0), judged.rank.max(initial=0)))
-    out[rbp] = (1.0 - p) * judged.per_cell(gain * _powers(p, depth)[judged.rank - 1])
+    terms = gain * _powers(p, depth)[judged.rank[at] - 1]
+    out[rbp] = (1.0 - p) * np.bincount(cell, weights=terms, minlength=n_cells)
     (resid,) = params.names("rbp_resid")
     p = params.persistence("rbp_resid")
-    powers = _powers(p, depth)
-    unjudged = judged.rel < 0
-    weight = np.where(unjudged, powers[judged.rank - 1], 0.0)
-    any_unjudged = judged.per_cell(unjudged.astype(np.float64)) > 0
-    tail = powers[num_ret.astype(np.int64)]
-    out[resid] = np.where(any_unjudged, tail + (1.0 - p) * judged.per_cell(weight), 0.0)
+    unjudged = np.flatnonzero(judged.rel < 0)
+    cell = judged.cell[unjudged]
+    weight = _powers(p, depth)[judged.rank[unjudged] - 1]
+    any_unjudged = np.bincount(cell, minlength=n_cells) > 0
+    tail = _powers(p, depth)[num_ret.astype(np.int64)]
+    resid_sum = np.bincount(cell, weights=weight, minlength=n_cells)
+    out[resid] = np.where(any_unjudged, tail + (1.0 - p) * resid_sum, 0.0)
     return out

@@ -78,11 +78,16 @@ def graded_measures(judged: JudgedRanking, num_ret: np.ndarray, params: AdhocPar
             out[name] = _ratio(per_cell(err_terms, k), per_topic(ideal_err_terms, k))
         else:
             out[name] = _ratio(per_cell(dcg_terms, k), per_topic(ideal_dcg_terms, k))
-    rank_ascending = _docno_ascending_rank(judged)
-    listed = judged.rel != NOT_IN_POOL
-    for _, name, k in _cutoffs(params, ("judged@",)):
-        top = listed & (rank_ascending <= k)
-        out[name] = _ratio(judged.per_cell(top.astype(np.float64)), np.minimum(k, num_ret))
+    judged_at = _cutoffs(params, ("judged@",))
+    if judged_at:
+        # Only the rows that can be in a top k are counted (a few per ranking, not all).
+        deepest = max(k for _, _, k in judged_at)
+        rank_ascending = _docno_ascending_rank(judged)
+        top = np.flatnonzero((rank_ascending <= deepest) & (judged.rel != NOT_IN_POOL))
+        top_cell, top_rank = judged.cell[top], rank_ascending[top]
+        for _, name, k in judged_at:
+            listed = np.bincount(top_cell[top_rank <= k], minlength=n_cells).astype(np.float64)
+            out[name] = _ratio(listed, np.minimum(k, num_ret))
     return out
 
 
@@ -95,16 +100,19 @@ def _cutoffs(params: AdhocParams, families: tuple[str, ...]) -> list[tuple[str, 
 
 
 def _docno_ascending_rank(judged: JudgedRanking) -> np.ndarray:
-    """Each row's rank when score ties are broken by docno ascending: a tie's rows in reverse."""
-    if judged.tied is None or len(judged.tied) != len(judged.rank) or not judged.tied.any():
+    """Each row's rank when score ties are broken by docno ascending: a tie's rows in reverse
+    (computed on the rows of ties only)."""
+    tied = judged.tied
+    if tied is None or len(tied) != len(judged.rank) or not tied.any():
         return judged.rank  # no ties known (a ranking rebuilt without them): trec_eval's order
-    n = len(judged.rank)
-    group_start = np.flatnonzero(~judged.tied)
-    group_end = np.r_[group_start[1:], n] - 1
-    sizes = np.diff(np.r_[group_start, n])
-    start_of = np.repeat(group_start, sizes)
-    end_of = np.repeat(group_end, sizes)
-    return judged.rank + (start_of + end_of - 2 * np.arange(n))
+    # The rows of ties of two or more: a row tied with the one above, or the row above it.
+    in_tie = np.flatnonzero(tied | np.r_[tied[1:], False])
+    first = ~tied[in_tie]  # each tie's first row; a tie's rows are consecutive
+    size = np.diff(np.r_[np.flatnonzero(first), len(in_tie)])
+    start = np.repeat(in_tie[first], size)
+    rank = judged.rank.copy()
+    rank[in_tie] += (2 * start + np.repeat(size, size) - 1 - 2 * in_tie).astype(rank.dtype)
+    return rank
 
 
 def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:

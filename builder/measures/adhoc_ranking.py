@@ -56,6 +56,9 @@ class JudgedRanking:
 
     def per_cell(self, weights: np.ndarray | None = None) -> np.ndarray:
         """Sum of ``weights`` (or count of rows) per cell, on the flat grid."""
+        if weights is None:  # rows are in cell order: each cell's count from its bounds
+            edges = np.arange(self.num_cells + 1, dtype=self.cell.dtype)
+            return np.diff(np.searchsorted(self.cell, edges))
         return np.bincount(self.cell, weights=weights, minlength=self.num_cells)
 
     def topic_of_cell(self) -> np.ndarray:

@@ -32,7 +32,7 @@ from builder.measures.adhoc_profiles import ProfileName, profile_of
 from builder.measures.registry import Aggregation, measures_of
 from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.adhoc_parallel import score_cells_parallel
+from builder.tasks.adhoc_parallel import CellScores, score_cells_parallel
 from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.trec_run import validate_trec_run
 
@@ -176,8 +176,14 @@ def evaluate(
 ) -> Evaluation:
     """Score the concatenated accepted runs; rows per run x topic, then topic ``all``.
     ``only``: the measures wanted (default all; ``measures.compute`` skips the families none
-    of them needs, as ``appendix evaluate -m`` asks)."""
-    cells = score_cells_parallel(qrels, runs, options, only)
+    of them needs, as ``appendix evaluate -m`` asks). On both cores for enough lines
+    (``builder.tasks.adhoc_parallel``)."""
+    return score_table(score_cells_parallel(qrels, runs, options, only), options)
+
+
+def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
+    """The score table of a scored grid: its per-topic values, then each run's summary over
+    the topics (topic ``all``), and the extra tables, made when first read."""
     values, present = cells.values, cells.present
     n_runs, n_topics = len(cells.runs), len(cells.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present

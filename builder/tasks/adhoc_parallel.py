@@ -96,11 +96,12 @@ def score_cells(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions,
 
 def score_cells_parallel(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions,
                          only: Collection[str] | None = None,
-                         threads: int = EVALUATE_THREADS) -> CellScores:
+                         threads: int | None = None) -> CellScores:
     """``score_cells`` of all ``runs`` at once, computed in parts on ``threads`` threads:
     groups of consecutive runs, or, for fewer runs than threads (one huge run), ranges of
-    topics. Identical, bit for bit, to ``score_cells`` in one part."""
-    count = min(threads, len(runs) // LINES_PER_PART)
+    topics (default ``EVALUATE_THREADS``). Identical, bit for bit, to ``score_cells`` in
+    one part."""
+    count = min(threads or EVALUATE_THREADS, len(runs) // LINES_PER_PART)
     names = run_order(runs["run"])
     if count < 2:
         return score_cells(qrels, runs, options, only)
