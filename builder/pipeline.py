@@ -137,6 +137,23 @@ class Scale:
         return self.budget is not None
 
 
+def defers_runs(kind: TaskKind, scale: Scale) -> bool:
+    """Whether the run files are read in the evaluate stage (``read_task(runs=False)``): under
+    a memory budget, batch by batch; else when the kind reads and evaluates them overlapped
+    (``TaskKind.read_and_evaluate``) and no cluster evaluates them."""
+    return scale.streams or (kind.read_and_evaluate is not None and scale.scheduler is None)
+
+
+def _read_and_evaluate(inputs: TaskInputs) -> TaskResult:
+    """The run files read, validated and evaluated by the kind at once, overlapped."""
+    spec = inputs.spec
+    assert spec.kind.read_and_evaluate is not None
+    reads, evaluation = spec.kind.read_and_evaluate(list(spec.run_files), inputs.qrels,
+                                                    spec.options)
+    inputs.reads = list(reads)
+    return TaskResult(inputs, evaluation)
+
+
 def evaluate_task(inputs: TaskInputs, scale: Scale | None = None) -> TaskResult:
     """All accepted runs of the task, by the task's kind: at once, or in batches
     (``builder.batching``) when ``scale`` asks for a memory budget or a scheduler; the run
@@ -144,10 +161,12 @@ def evaluate_task(inputs: TaskInputs, scale: Scale | None = None) -> TaskResult:
     import pandas as pd
 
     if inputs.pending:
-        from builder.streaming import stream_task
+        if scale is not None and scale.streams:
+            from builder.streaming import stream_task
 
-        assert scale is not None and scale.streams
-        result = stream_task(inputs, scale)
+            result = stream_task(inputs, scale)
+        else:
+            result = _read_and_evaluate(inputs)
         inputs.pending = False
         _check_metadata_runs(inputs)
         return result

@@ -74,7 +74,13 @@ def run(args: argparse.Namespace) -> int:
     from builder.batching import SchedulerError
     from builder.findings import sort_findings
     from builder.measures.registry import measures_of, select_measures
-    from builder.pipeline import InputError, evaluate_task, read_task, validate_task
+    from builder.pipeline import (
+        InputError,
+        defers_runs,
+        evaluate_task,
+        read_task,
+        validate_task,
+    )
 
     runid = True
     try:
@@ -85,8 +91,11 @@ def run(args: argparse.Namespace) -> int:
             names, runid = list(request.names), request.runid
             # Only the measures asked for (and num_ret, which says what was answered).
             only = frozenset([*names, "num_ret"])
-            task = replace(task, kind=replace(task.kind, evaluate=partial(
-                task.kind.evaluate, only=only)))  # fmt: skip
+            kind = task.kind
+            task = replace(task, kind=replace(
+                kind, evaluate=partial(kind.evaluate, only=only),
+                read_and_evaluate=kind.read_and_evaluate and partial(
+                    kind.read_and_evaluate, only=only)))  # fmt: skip
             if request.params.given:
                 options = task.kind.options_model.model_validate(
                     {**task.options.model_dump(), "parameters": dict(request.params.given)}
@@ -95,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
         else:
             names = select_measures(family, args.measure, task.kind.default_measures)
         scale = scale_of(args, extras=False)
-        inputs = read_task(task, runs=not scale.streams)
+        inputs = read_task(task, runs=not defers_runs(task.kind, scale))
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2

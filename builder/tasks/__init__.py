@@ -77,6 +77,10 @@ class TaskKind:
     qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
     """Warnings about read qrels that do not stop their use (every command prints them, the
     site lists them with the task's other input findings)."""
+    read_and_evaluate: Callable[..., tuple[list[RunRead], Evaluation | None]] | None = None
+    """(paths, qrels, options) -> the reads ``read_runs`` makes and the ``evaluate`` of the
+    accepted ones (None when none is), the stages overlapped (later files read while earlier
+    runs are scored); None: the kind has no such shortcut."""
 
     def read_runs(self, paths: Sequence[Path], qrels: Any, options: Any) -> list[RunRead]:
         """Read, then validate, run files: the read and validate stages in one call."""

@@ -108,6 +108,12 @@ def read_run_files(
     atof = options.reading == "atof"
     with ThreadPoolExecutor(READ_THREADS) as pool:
         files = list(pool.map(lambda path: _read_or_reject(path, atof), paths))
+    return name_reads(paths, files, qrels, options)
+
+
+def name_reads(paths: Sequence[Path], files: list[RunFile], qrels: pd.DataFrame,
+               options: AdhocOptions) -> list[RunRead]:
+    """The read files named and typed as ``read_run_files`` describes."""
     names = name_runs(paths, [file.table for file in files], options.run_names)
     run_codes = {name: code for code, name in enumerate(dict.fromkeys(n for n, _ in names))}
     qrels_topics = set(pd.unique(qrels["topic"]))
@@ -237,6 +243,17 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 
 
+def read_and_evaluate(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOptions,
+                      only: Collection[str] | None = None
+                      ) -> tuple[list[RunRead], Evaluation | None]:
+    """``read_runs`` then ``evaluate`` of the accepted runs, with reading and scoring
+    overlapped (``builder.tasks.adhoc_overlap``): the same reads and scores."""
+    from builder.tasks.adhoc_overlap import read_and_score
+
+    reads, cells = read_and_score(paths, qrels, options, only)
+    return reads, None if cells is None else score_table(cells, options)
+
+
 def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
     """The string column of ``labels[codes]`` (one frame at the end, not one per measure),
     decoded by Arrow into the string column pandas makes of Arrow text."""
@@ -280,6 +297,7 @@ KIND = TaskKind(
     read_run_files=read_run_files,
     validate_runs=validate_runs,
     evaluate=evaluate,
+    read_and_evaluate=read_and_evaluate,
     options_model=AdhocOptions,
     official_measure="map",
     leaderboard_measures=("map", "P_10", "ndcg_cut_10", "Rprec", "bpref", "recip_rank"),

@@ -58,14 +58,18 @@ class CellScores:
     present: np.ndarray
     positive_judgements: int
     """Qrels lines of relevance > 0 over every topic (trec_eval's ``num_rel`` summary under -c)."""
-    parts: list[JudgedRanking]
+    parts: list[JudgedRanking | CellScores]
+    """The parts' judged rankings (or a part's own parts, joined when needed)."""
     by: str = "runs"
     """How ``parts`` divide the grid: ``runs`` (consecutive groups) or ``topics`` (ranges)."""
 
     @cached_property
     def judged(self) -> JudgedRanking:
         """The judged rankings of the whole grid, row for row the one-shot evaluation's."""
-        return self.parts[0] if len(self.parts) == 1 else _join_judged(self, self.parts)
+        parts = [p.judged if isinstance(p, CellScores) else p for p in self.parts]
+        if len(parts) == 1:
+            return replace(parts[0], runs=self.runs)
+        return _join_judged(self, parts)
 
 
 def score_cells(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions,
@@ -133,7 +137,7 @@ def join_cells(parts: list[CellScores], by: str) -> CellScores:
         present = np.concatenate([part.present for part in parts])
         runs = [run for part in parts for run in part.runs]
         return CellScores(runs, first.topics, values, present, first.positive_judgements,
-                          [j for part in parts for j in part.parts], by)
+                          [j for part in parts for j in _run_parts(part)], by)
     if any(part.runs != first.runs for part in parts):
         raise ValueError("parts by topics must share their runs")
     topics = sorted(t for part in parts for t in part.topics)
@@ -151,6 +155,11 @@ def join_cells(parts: list[CellScores], by: str) -> CellScores:
     values = {name: grid([part.values[name] for part in parts]) for name in first.values}
     return CellScores(first.runs, topics, values, grid([part.present for part in parts]),
                       first.positive_judgements, [j for part in parts for j in part.parts], by)
+
+
+def _run_parts(cells: CellScores) -> list[JudgedRanking | CellScores]:
+    """A part's judged rankings as groups of runs: its own parts when they are, else itself."""
+    return list(cells.parts) if cells.by == "runs" else [cells]
 
 
 def _run_groups(run: pd.Series, count: int) -> list[tuple[int, int]]:
