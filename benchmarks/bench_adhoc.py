@@ -7,7 +7,9 @@ trec_covid_round1: 143 runs, 3.5M lines). Our pass runs three times, each in a f
 (this script again, with ``--ours``), and the median is printed beside each run's lines/s,
 wall and CPU time and peak memory (resident set size); then pytrec_eval on the same files.
 Our pass scores every measure with ``--profile 10.0`` (trec_eval 10.0's ``all_trec``, rbp,
-rbp_resid and unj_* included, and the measures beyond trec_eval). Peers, in the same run:
+rbp_resid and unj_* included, and the measures beyond trec_eval), on the path ``appendix
+evaluate`` takes: run files read, validated and scored overlapped on both cores
+(``KIND.read_and_evaluate``). Peers, in the same run:
 pytrec_eval, and trec_eval 10.0 itself (built with ``make`` in a temporary folder from
 ../shared/tools; ``-q -c -M1000 -m all_trec``, one process per run file, decompressed first
 and not timed). On a shared machine only the same-run ratios mean much.
@@ -44,21 +46,19 @@ def peak_mb() -> float:
 
 
 def ours(qrels_path: Path, run_paths: list[Path]) -> int:
+    """What ``appendix evaluate`` runs: the qrels read, then the run files read, validated and
+    scored overlapped on both cores (``KIND.read_and_evaluate``), the score table made."""
     options = AdhocOptions(profile="10.0")
     stages = [time.perf_counter()]
     qrels = KIND.read_qrels(qrels_path)
-    reads = KIND.read_runs(run_paths, qrels, options)
     stages.append(time.perf_counter())
-    runs = pd.concat([r.table for r in reads if not r.rejected], ignore_index=True)
+    reads, evaluation = KIND.read_and_evaluate(run_paths, qrels, options)
     stages.append(time.perf_counter())
-    KIND.evaluate(qrels, runs, options)
-    stages.append(time.perf_counter())
-    spans = [
-        f"{name} {b - a:.2f} s"
-        for name, a, b in zip(["read+validate", "concat", "evaluate"], stages, stages[1:])
-    ]
-    print("appendix stages: " + ", ".join(spans))
-    return len(runs)
+    spans = [f"{name} {b - a:.2f} s" for name, a, b in
+             zip(["qrels", "read+validate+evaluate (overlapped)"], stages, stages[1:])]
+    print("appendix stages: " + ", ".join(spans)
+          + f"; {len(evaluation.scores):,} score rows")
+    return sum(len(read.table) for read in reads if not read.rejected)
 
 
 def pytrec(qrels_path: Path, run_paths: list[Path]) -> None:
