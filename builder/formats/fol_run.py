@@ -32,7 +32,7 @@ import pandas as pd
 
 from builder.findings import Finding, InputError
 from builder.formats.source import read_text
-from builder.formats.trec_text import FINITE_NUMBER, number_problem
+from builder.formats.text_numbers import FINITE_NUMBER, number_problem
 
 FIELDS = ["topic", "q0", "file", "rank", "score", "tag", "offset", "length"]
 COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", "tag", "order"]
