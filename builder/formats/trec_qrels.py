@@ -47,39 +47,14 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
         data, file, QRELS_FIELDS, extra_fields_allowed=False, ignored=("iter",)
     )
     findings = list(text.findings)
-    rel_text = text.table.column("rel")
-    integer = pc.extract_regex(rel_text, _LEADING_INTEGER)
-    # atol reads one sign: "+-3" is 0 (the pattern's optional "+" would let "-3" through).
-    valid = pc.and_(pc.is_valid(integer), pc.invert(pc.starts_with(rel_text, "+-")))
-    valid = valid.to_numpy(zero_copy_only=False)
-    warnings = []
+    rel, problems, warnings = _relevance(text.table.column("rel"), text.lines, file, atof)
+    findings += problems
     if atof:
-        warnings += [
-            Finding(file, int(line), "warning", f"relevance {rel} read as 0, as trec_eval "
-                    "reads it (C's atol)")
-            for line, rel in zip(text.lines[~valid], rel_text.filter(pa.array(~valid)).to_pylist())
-        ]
         warnings += [
             Finding(file, line, "warning", "blank line skipped (trec_eval quits on it: "
                     "Malformed line)")
             for line in blank_lines(data)
         ]
-    else:
-        findings += [
-            Finding(file, int(line), "error", "relevance is not an integer")
-            for line in text.lines[~valid]
-        ]
-    digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "-"))
-    huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
-    findings += [
-        Finding(file, int(line), "error", f"relevance has more than {MAX_DIGITS} digits")
-        for line in text.lines[huge]
-    ]
-    valid &= ~huge
-    rel = np.zeros(len(valid), dtype=np.int64)
-    if valid.any():
-        digits = pc.struct_field(integer.filter(pa.array(valid)), "n")
-        rel[valid] = pc.cast(digits, pa.int64()).to_numpy()
     qrels = pd.DataFrame(
         {
             "topic": text.table.column("topic").to_pandas(),
@@ -102,6 +77,58 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
     if warnings:
         qrels.attrs["findings"] = warnings
     return qrels
+
+
+def _relevance(rel_text: pa.ChunkedArray, lines: np.ndarray, file: str, atof: bool
+               ) -> tuple[np.ndarray, list[Finding], list[Finding]]:
+    """The relevance values as C's ``atol`` reads them, the errors (or, with ``atof``, the
+    warnings) of the values that are not integers, and the errors of those too long."""
+    plain = _plain_integers(rel_text)
+    if plain is not None:
+        return plain, [], []
+    integer = pc.extract_regex(rel_text, _LEADING_INTEGER)
+    # atol reads one sign: "+-3" is 0 (the pattern's optional "+" would let "-3" through).
+    valid = pc.and_(pc.is_valid(integer), pc.invert(pc.starts_with(rel_text, "+-")))
+    valid = valid.to_numpy(zero_copy_only=False)
+    findings, warnings = [], []
+    if atof:
+        warnings += [
+            Finding(file, int(line), "warning", f"relevance {rel} read as 0, as trec_eval "
+                    "reads it (C's atol)")
+            for line, rel in zip(lines[~valid], rel_text.filter(pa.array(~valid)).to_pylist())
+        ]
+    else:
+        findings += [
+            Finding(file, int(line), "error", "relevance is not an integer")
+            for line in lines[~valid]
+        ]
+    digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "-"))
+    huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
+    findings += [
+        Finding(file, int(line), "error", f"relevance has more than {MAX_DIGITS} digits")
+        for line in lines[huge]
+    ]
+    valid &= ~huge
+    rel = np.zeros(len(valid), dtype=np.int64)
+    if valid.any():
+        digits = pc.struct_field(integer.filter(pa.array(valid)), "n")
+        rel[valid] = pc.cast(digits, pa.int64()).to_numpy()
+    return rel, findings, warnings
+
+
+def _plain_integers(rel_text: pa.ChunkedArray) -> np.ndarray | None:
+    """The values when every one is a plain integer of at most ``MAX_DIGITS`` characters (the
+    usual file: one cast, no pattern), else None. Arrow's cast also reads ``0x1A`` as 26,
+    where ``atol`` reads 0: a value with an ``x`` takes the pattern's way."""
+    if not len(rel_text) or pc.max(pc.binary_length(rel_text)).as_py() > MAX_DIGITS:
+        return None
+    if pc.any(pc.match_substring(rel_text, "x", ignore_case=True)).as_py():
+        return None
+    try:
+        values = pc.cast(rel_text, pa.int64())
+    except pa.ArrowInvalid:
+        return None
+    return np.concatenate([np.zeros(0, np.int64), *(c.to_numpy() for c in values.chunks)])
 
 
 def blank_lines(data: bytes) -> list[int]:

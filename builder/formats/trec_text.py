@@ -41,7 +41,7 @@ from builder.formats.text_table import TextLayout, TextTable
 
 BLOCK_BYTES = 1 << 24
 """The size of the byte ranges a large file is cut into (each parsed by one thread)."""
-PARALLEL_BYTES = 1 << 26
+PARALLEL_BYTES = 1 << 25
 """From this size up a file is parsed on every core (smaller files are read two at a time,
 one per thread, by the callers)."""
 
