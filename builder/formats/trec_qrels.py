@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from builder.findings import Finding, InputError
 from builder.formats.repeated_pairs import repeated_rows
+from builder.formats.source import release_read_memory
 from builder.formats.trec_text import read_bytes, read_text_table
 
 QRELS_FIELDS = ["topic", "iter", "doc", "rel"]
@@ -69,6 +70,8 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
             text.lines[repeated], qrels["topic"][repeated], qrels["doc"][repeated]
         )
     ]
+    del text, data  # the parse's columns, now copied or shared by the frame
+    release_read_memory()
     if not findings and qrels.empty:
         findings.append(Finding(file, None, "error", "no judgement: the qrels file has no "
                                 "judgement line (only blank or comment lines)"))

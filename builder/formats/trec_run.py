@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
+from builder.formats.source import release_read_memory
 from builder.formats.trec_text import read_bytes, read_text_table
 
 RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
@@ -61,7 +62,10 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
             "line": pa.array(text.lines),
         }
     )
-    return RunFile(table.to_pandas(), list(text.findings))
+    frame, findings = table.to_pandas(), list(text.findings)
+    del table, text, score  # the parse's columns, now copied or shared by the frame
+    release_read_memory()
+    return RunFile(frame, findings)
 
 
 def _categories(column: pa.ChunkedArray) -> pa.ChunkedArray:

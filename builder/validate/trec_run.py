@@ -14,6 +14,7 @@ import pandas as pd
 from builder.findings import Finding
 from builder.formats.repeated_pairs import as_chunked, repeated_rows
 from builder.formats.repeated_pairs import repeats as _repeats  # noqa: F401 (its old name)
+from builder.formats.source import release_read_memory
 
 LISTED = 10
 """How many topic ids a finding names before it says "and N more"."""
@@ -90,6 +91,7 @@ def validate_trec_run(
 def _duplicates(table: pd.DataFrame, file: str, topic_codes: np.ndarray) -> list[Finding]:
     """One error per line repeating a (topic, docno) pair of an earlier line."""
     rows = table.iloc[repeated_rows(topic_codes, as_chunked(table["doc"]))]
+    release_read_memory()  # the docnos' encodings
     return [
         Finding(file, int(line), "error", f"document {doc} appears twice for topic {topic}")
         for line, topic, doc in zip(rows["line"], rows["topic"], rows["doc"])
