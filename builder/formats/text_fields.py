@@ -10,6 +10,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from builder.formats.source import Mapped
+
 ARROW_BLOCK_BYTES = 1 << 24
 """The size of the blocks Arrow's reader works through (one chunk of the table each)."""
 SAMPLE_BYTES = 1 << 16
@@ -50,17 +52,35 @@ def parse_fields(data: bytes | pa.Buffer, names: list[str], delimiter: str,
     )
 
 
-def single_delimiter(data: bytes) -> str | None:
+def single_delimiter(data: Mapped) -> str | None:
     """The one blank character separating fields, when the file uses only one kind and every
     carriage return ends a line (Arrow splits lines on a lone ``\\r`` too)."""
-    if b"\r" in data and data.count(b"\r") != data.count(b"\r\n"):
+    if data.find(b"\r") >= 0 and count_of(data, b"\r") != count_of(data, b"\r\n"):
         return None
-    if b" " not in data:
+    if data.find(b" ") < 0:
         return "\t"
-    return " " if b"\t" not in data else None
+    return " " if data.find(b"\t") < 0 else None
 
 
-def usual_width(data: bytes, delimiter: str, least: int) -> int:
+COUNT_BYTES = 1 << 24
+"""The pieces a mapped file's bytes are counted in."""
+
+
+def count_of(data: Mapped, text: bytes, start: int = 0, end: int | None = None) -> int:
+    """``data.count(text, start, end)``, for a mapped file too (which has no ``count``): a
+    byte counted by numpy (without the interpreter's lock), else piece by piece, each piece
+    reaching ``len(text) - 1`` bytes further so that no occurrence is cut."""
+    if isinstance(data, bytes):
+        return data.count(text, start, end)
+    end = len(data) if end is None else end
+    if len(text) == 1:
+        codes = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
+        return int(np.count_nonzero(codes == text[0]))
+    return sum(data[at:min(at + COUNT_BYTES + len(text) - 1, end)].count(text)
+               for at in range(start, end, COUNT_BYTES))
+
+
+def usual_width(data: Mapped, delimiter: str, least: int) -> int:
     """The most common number of fields of the first lines (at least ``least``), blank and
     comment lines aside; counted by whole arrays (this runs once per file)."""
     codes = np.frombuffer(data, dtype=np.uint8, count=min(len(data), SAMPLE_BYTES))

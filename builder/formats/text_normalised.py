@@ -9,6 +9,7 @@ import re
 import numpy as np
 import pyarrow as pa
 
+from builder.formats.source import Mapped
 from builder.formats.text_careful import (
     extra_fields_warning,
     line_texts,
@@ -24,8 +25,9 @@ _LINE_EDGES = re.compile(rb"(?m)^ | $")
 _COMMENT = re.compile(rb"(?m)^#[^\n]*")
 
 
-def read_normalised(data: bytes, layout: TextLayout) -> TextTable:
+def read_normalised(data: Mapped, layout: TextLayout) -> TextTable:
     """Files mixing tabs and spaces, or with a lone carriage return: normalised whole."""
+    data = bytes(data)  # a mapped file too: the expressions make new bytes anyway
     names, width = layout.names, len(layout.names)
     text = _LINE_EDGES.sub(b"", _BLANKS.sub(b" ", data))
     text = _COMMENT.sub(b"", text)

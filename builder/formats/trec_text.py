@@ -20,6 +20,7 @@ malformed line is reported by number. Input must be UTF-8 (``builder.formats.sou
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
@@ -27,14 +28,20 @@ from itertools import pairwise
 import numpy as np
 import pyarrow as pa
 
-from builder.formats.source import check_utf8, read_input
+from builder.formats.source import Mapped, check_utf8, map_input
 from builder.formats.text_careful import (
     extra_fields_warning,
     line_texts,
     merge_careful,
     suspect_rows,
 )
-from builder.formats.text_fields import parse_fields, row_lines, single_delimiter, usual_width
+from builder.formats.text_fields import (
+    count_of,
+    parse_fields,
+    row_lines,
+    single_delimiter,
+    usual_width,
+)
 from builder.formats.text_normalised import read_normalised
 from builder.formats.text_numbers import number_columns
 from builder.formats.text_table import TextLayout, TextTable
@@ -45,11 +52,12 @@ PARALLEL_BYTES = 1 << 25
 """From this size up a file is parsed on every core (smaller files are read two at a time,
 one per thread, by the callers)."""
 
-read_bytes = read_input  # the name the readers import
+read_bytes = map_input  # the name the readers import
+_NOT_BLANK = re.compile(rb"\S")
 
 
 def read_text_table(
-    data: bytes,
+    data: Mapped,
     file: str,
     names: list[str],
     *,
@@ -73,7 +81,7 @@ def read_text_table(
     layout = TextLayout(file, names, [n for n in names if n not in ignored],
                      {**{n: pa.binary() for n in ignored}, **(types or {})}, extra_fields_allowed,
                      atof)
-    if not data or data.isspace():
+    if _NOT_BLANK.search(data) is None:  # stops at the first non-blank byte
         columns = {n: pa.array([], layout.type_of(n)) for n in layout.kept}
         return TextTable(pa.table(columns), np.zeros(0, dtype=np.int64))
     delimiter = single_delimiter(data)
@@ -116,7 +124,7 @@ class _Block:
     line_ends: int
 
 
-def _blocks(data: bytes) -> list[tuple[int, int]]:
+def _blocks(data: Mapped) -> list[tuple[int, int]]:
     """Byte ranges of about ``BLOCK_BYTES`` cut after a line end (one range for a file under
     ``PARALLEL_BYTES``: small files are read two at a time, one per thread, by the callers)."""
     if len(data) < PARALLEL_BYTES:
@@ -128,7 +136,7 @@ def _blocks(data: bytes) -> list[tuple[int, int]]:
     return list(pairwise(cuts))
 
 
-def _parse_block(data: bytes, block: tuple[int, int], layout: TextLayout, delimiter: str,
+def _parse_block(data: Mapped, block: tuple[int, int], layout: TextLayout, delimiter: str,
                  width: int) -> _Block:
     """One byte range parsed at the usual width, in one thread (so Arrow numbers the lines it
     sets aside); number columns as text turned to numbers by ``number_columns``."""
@@ -138,11 +146,11 @@ def _parse_block(data: bytes, block: tuple[int, int], layout: TextLayout, delimi
     odd: list[tuple[int | None, str]] = []
     table = parse_fields(pa.py_buffer(data).slice(start, end - start), names, delimiter,
                          text_types, layout.names, odd)
-    line_ends = data.count(b"\n", start, end) if end < len(data) else 0
+    line_ends = count_of(data, b"\n", start, end) if end < len(data) else 0
     return _Block(start, end, number_columns(table, layout), odd, line_ends)
 
 
-def _finish_block(data: bytes, block: _Block, before: int, layout: TextLayout
+def _finish_block(data: Mapped, block: _Block, before: int, layout: TextLayout
                   ) -> tuple[TextTable, list[tuple[int, int]], np.ndarray]:
     """A parsed block whose first line is line ``before + 1``: its rows in line order, the
     careful rules applied to its odd and suspect lines (``merge_careful``), the (line,
