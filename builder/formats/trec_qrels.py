@@ -125,7 +125,8 @@ def _plain_integers(rel_text: pa.ChunkedArray) -> np.ndarray | None:
     where ``atol`` reads 0: a value with an ``x`` takes the pattern's way."""
     if not len(rel_text) or pc.max(pc.binary_length(rel_text)).as_py() > MAX_DIGITS:
         return None
-    if pc.any(pc.match_substring(rel_text, "x", ignore_case=True)).as_py():
+    # Two plain searches: ignore_case makes Arrow's search about 15 times slower.
+    if any(pc.any(pc.match_substring(rel_text, x)).as_py() for x in "xX"):
         return None
     try:
         values = pc.cast(rel_text, pa.int64())
