@@ -10,8 +10,6 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from builder import __version__
-
 COMMANDS: dict[str, str] = {
     "build": "Build the campaign's results site from its site_config.yml.",
     "evaluate": "Score runs against qrels, printed like trec_eval or inex_eval.",
@@ -43,6 +41,20 @@ examples:
 Each command explains itself: appendix COMMAND --help."""
 
 
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from builder import __version__
+
+        print(f"appendix {__version__}")  # to standard output, as argparse's version action
+        parser.exit()
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or (``only``) with the arguments of that command alone:
     the others are listed by name only, so that a run of one command imports none of what the
@@ -50,7 +62,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="appendix", description=USAGE_DESCRIPTION, epilog=USAGE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--version", action="version", version=f"appendix {__version__}")
+    parser.add_argument("--version", action=_Version, help="show the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 title="commands")
     for name, help_text in COMMANDS.items():

@@ -76,12 +76,14 @@ def read_and_score(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOpt
                 parts.append(scorer.submit(score, qrels, table, options, only))
                 group, group_bytes = [], 0
         files = [future.result() for future in reading]
+        # Named while the last groups are scored: the scorer reads only the group tables,
+        # made above from the files' columns, never the tables named here.
+        reads = name_reads(paths, [file for file, _ in files], qrels, options)
+        for read, (_, found) in zip(reads, files):
+            read.findings += found
+            if read.table is not None:
+                del read.table["tag"]
         done = [part.result() for part in parts]
-    reads = name_reads(paths, [file for file, _ in files], qrels, options)
-    for read, (_, found) in zip(reads, files):
-        read.findings += found
-        if read.table is not None:
-            del read.table["tag"]
     accepted = [i for i, read in enumerate(reads) if not read.rejected]
     if not accepted:
         return reads, None

@@ -115,10 +115,11 @@ def score_cells_parallel(qrels: pd.DataFrame, runs: pd.DataFrame, options: Adhoc
             done = list(pool.map(lambda part: score_cells(qrels, part, options, only), parts))
         return join_cells(done, by="runs")
     ranges = topic_ranges(qrels, runs, count)
+    tables = [_rows_of_topics(runs, part) for part in ranges]
     with ThreadPoolExecutor(len(ranges)) as pool:
         done = list(pool.map(
-            lambda part: score_cells(qrels, _rows_of_topics(runs, part), options, only,
-                                     topics=part, run_names=names), ranges))
+            lambda table, part: score_cells(qrels, table, options, only, topics=part,
+                                            run_names=names), tables, ranges))
     return join_cells(done, by="topics")
 
 

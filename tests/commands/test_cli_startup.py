@@ -22,3 +22,15 @@ def test_every_command_is_listed_and_each_parses_its_own_arguments():
     args = build_parser("evaluate").parse_args(["evaluate", "-q", "-m", "P.5", "q", "r"])
     assert (args.command, str(args.qrels), [str(r) for r in args.runs]) == ("evaluate", "q", ["r"])
     assert build_parser().parse_args(["demo", "folder"]).command == "demo"
+
+
+def test_version_is_looked_up_only_when_asked_for():
+    code = ("import sys; from builder.cli import build_parser; build_parser('evaluate'); "
+            "print('importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
+    shown = subprocess.run([sys.executable, "-m", "builder.cli", "--version"],
+                           capture_output=True, text=True, check=True)
+    import builder
+
+    assert shown.stdout == f"appendix {builder.__version__}\n" and builder.__version__ != "0.0.0"
