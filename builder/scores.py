@@ -46,11 +46,15 @@ class RunRead:
 
 class LazyTables(Mapping[str, "pd.DataFrame"]):
     """Tables made on first access, then kept: extras that only some callers read (the
-    pages, not ``appendix evaluate``) cost nothing until asked for."""
+    pages, not ``appendix evaluate``) cost nothing until asked for. ``steps``: the tables no
+    page reads (made as steps towards others, or for a caller that asks for them by name),
+    which an evaluation in batches does not make nor keep (``page_tables``)."""
 
-    def __init__(self, makers: dict[str, Callable[[], pd.DataFrame]]) -> None:
+    def __init__(self, makers: dict[str, Callable[[], pd.DataFrame]],
+                 steps: frozenset[str] = frozenset()) -> None:
         self._makers = makers
         self._made: dict[str, pd.DataFrame] = {}
+        self.steps = steps
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         if name not in self._made:
@@ -62,6 +66,12 @@ class LazyTables(Mapping[str, "pd.DataFrame"]):
 
     def __len__(self) -> int:
         return len(self._makers)
+
+
+def page_tables(extras: Mapping[str, pd.DataFrame]) -> list[str]:
+    """The names of the extra tables the pages read: all but a ``LazyTables``' ``steps``."""
+    steps = getattr(extras, "steps", frozenset())
+    return [name for name in extras if name not in steps]
 
 
 @dataclass

@@ -1,12 +1,14 @@
 """The ``adhoc`` task kind: TREC run files scored like trec_eval (``-q -c -M1000 -l1``).
 
 ``evaluate`` returns the long score table for every declared adhoc measure, per topic and
-under topic ``all``, plus three tables made when first read: ``extras["pr_points"]``, precision
+under topic ``all``, plus tables made when first read: ``extras["pr_points"]``, precision
 and recall at every rank of every ranking (run, topic, rank, precision, recall, relevant), the
 points of seed 004's curves, and ``extras["relevant_points"]``, the same at the relevant
 documents only: the uninterpolated curve changes only there, so it is all a curve needs;
 ``extras["uninterpolated_precision"]``, that curve (``builder.measures.adhoc_curves``), run x
-recall level 0, 0.01 .. 1.
+recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves. The
+pages read the last two; the points tables, a row per line or per relevant line, are steps
+(made for a caller that asks, never kept by an evaluation in batches).
 """
 
 from __future__ import annotations
@@ -239,7 +241,7 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
             index=list(cells.runs), columns=RECALL_AXIS),
         "curve_points": lambda: curve_points(cells.judged, options.rel_level,
                                              options.collection_size),
-    })
+    }, steps=frozenset({"pr_points", "relevant_points"}))
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 
 

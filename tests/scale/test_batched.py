@@ -187,3 +187,24 @@ def test_config_memory_budget(tmp_path, monkeypatch):
     config.write_text(CAMPAIGN.replace("BUDGET", "lots"))
     with pytest.raises(ConfigError, match="memory_budget.*memory budget 'lots'"):
         load_config(config)
+
+
+def test_batches_keep_only_the_tables_pages_read():
+    """Under a budget a batch makes the extras the pages read and never the points at every
+    rank (a row per line): the kept ones equal the one-shot tables."""
+    import pandas as pd
+
+    from builder.batching import evaluate_batches
+    from builder.tasks.adhoc import KIND
+
+    options = KIND.options_model()
+    qrels = KIND.read_qrels(ROBUST03 / "robust03_qrels.txt", options)
+    runs = sorted((ROBUST03 / "runs").iterdir())[:3]
+    reads = KIND.validate_runs(KIND.read_run_files(runs, qrels, options), qrels, options)
+    one_shot = KIND.evaluate(qrels, pd.concat([r.table for r in reads], ignore_index=True),
+                             options)
+    batched = evaluate_batches(KIND, qrels, reads, options, budget=1)
+    assert set(batched.extras) == set(one_shot.extras) - {"pr_points", "relevant_points"}
+    assert set(one_shot.extras) > set(batched.extras)
+    for name in batched.extras:
+        pd.testing.assert_frame_equal(batched.extras[name], one_shot.extras[name])
