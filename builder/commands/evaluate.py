@@ -128,11 +128,19 @@ def run(args: argparse.Namespace) -> int:
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
                       "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
                 code = 7
+        per_topic = args.per_topic or args.format != "trec"
         layout = TrecLayout(
-            per_topic=args.per_topic, answered=_answered(scores, task.options), runid=runid,
-            summary=not args.no_summary,
+            per_topic=args.per_topic,
+            answered=_answered(scores, task.options) if args.per_topic else None,
+            runid=runid, summary=not args.no_summary,
         )  # fmt: skip
-        scores = scores[scores["measure"].isin(names)]
+        # Rows not printed are left out before the output is laid out, and a table all of
+        # whose rows are printed is not copied: a large campaign's table is most of the memory.
+        printed = scores["measure"].isin(names).to_numpy()
+        if not per_topic:
+            printed = printed & (scores["topic"] == SUMMARY_TOPIC).to_numpy()
+        if not printed.all():
+            scores = scores[printed]
         integral = {m.name for m in measures_of(family) if m.aggregation.integral}
         for text in _render(scores, names, integral, args, layout):
             sys.stdout.write(text)
