@@ -125,7 +125,9 @@ def evaluations(kind: Any, qrels: Any, groups: Callable[[int], Iterator[list[pd.
     they are asked for (so that they may be read only then)."""
     if scheduler is None:
         for group in groups(1):
-            yield _evaluate_batch(kind, qrels, group, options, extras)
+            # A group already evaluated (a run by topic ranges, ``builder.topic_parts``).
+            yield group if isinstance(group, tuple) else \
+                _evaluate_batch(kind, qrels, group, options, extras)
         return
     yield from _on_cluster(scheduler, kind, qrels, groups, options, extras)
 

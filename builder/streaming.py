@@ -66,18 +66,21 @@ def stream_task(inputs: TaskInputs, scale: Scale) -> TaskResult:
     from builder.pipeline import TaskResult
 
     assert scale.budget is not None
-    groups = _accepted_groups(inputs, scale.budget, keep=scale.extras)
+    split = scale.scheduler is None and not scale.extras and inputs.spec.kind.topic_parts
+    groups = _accepted_groups(inputs, scale.budget, keep=scale.extras, split=split)
     parts = list(evaluations(inputs.spec.kind, inputs.qrels, lambda workers: groups,
                              inputs.spec.options, scale.scheduler, scale.extras))
     return TaskResult(inputs, merge(parts, text=scale.extras) if parts else None)
 
 
-def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool
-                     ) -> Iterator[list[pd.DataFrame]]:
+def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool, split: bool = False
+                     ) -> Iterator[list[pd.DataFrame] | tuple]:
     """The tables of the accepted runs, batch by batch, read and validated as they are asked
     for (the first group holds two runs at least, from which ``merge`` learns the evaluator's
     row order). Once a group is evaluated its tables are dropped, unless ``keep`` and all the
-    runs' tables fit ``budget`` together."""
+    runs' tables fit ``budget`` together. With ``split``, a run file larger than the budget
+    is read and evaluated a part of its topics at a time (``builder.topic_parts``): its
+    evaluation comes in place of its table."""
     spec = inputs.spec
     kind, options = spec.kind, spec.options
     by = getattr(options, "run_names", "tag")
@@ -86,12 +89,21 @@ def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool
     pending: list[RunRead] = []
     batches = file_batches(spec.run_files, budget)
     for number, paths in enumerate(batches):
+        whole = _by_topics(inputs, paths, budget) if split and len(paths) == 1 else None
+        if whole is not None:
+            if pending:
+                yield [read.table for read in pending]
+            _drop(inputs.reads)
+            inputs.runs_dropped = True
+            _named(whole.read, owners, by)
+            inputs.reads.append(whole.read)
+            if whole.evaluation is not None and not whole.read.rejected:
+                yield whole.evaluation
+            evaluated, pending = True, []
+            continue
         reads = kind.read_run_files(paths, inputs.qrels, options)
-        earlier = dict(owners)
         for read in reads:
-            if read.name in earlier:
-                read.findings.append(name_taken(read.path, read.name, earlier[read.name], by))
-            owners.setdefault(read.name, read.path)
+            _named(read, owners, by)
         reads = kind.validate_runs(reads, inputs.qrels, options)
         _drop([read for read in reads if read.rejected])  # never evaluated
         inputs.reads.extend(reads)
@@ -109,6 +121,26 @@ def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool
             _drop(inputs.reads)
             inputs.runs_dropped = True
         pending = []
+
+
+def _named(read: RunRead, owners: dict[str, str], by: str) -> None:
+    """A run name an earlier file took is an error on this one (``builder.tasks.naming``)."""
+    if read.name in owners:
+        read.findings.append(name_taken(read.path, read.name, owners[read.name], by))
+    owners.setdefault(read.name, read.path)
+
+
+def _by_topics(inputs: TaskInputs, paths: list[Path], budget: int):
+    """The run file of ``paths`` read and evaluated by topic ranges when its evaluation does
+    not fit ``budget`` (``builder.topic_parts.SplitRun``), else None."""
+    cost = text_bytes(paths[0]) * TABLE_PER_TEXT_BYTE * EVALUATION_FACTOR
+    if cost <= budget:
+        return None
+    from builder.topic_parts import evaluate_by_topics
+
+    part_bytes = max(1, int(budget / (TABLE_PER_TEXT_BYTE * EVALUATION_FACTOR)))
+    return evaluate_by_topics(inputs.spec.kind, inputs.qrels, Path(paths[0]),
+                              inputs.spec.options, part_bytes)
 
 
 def _drop(reads: list[RunRead]) -> None:

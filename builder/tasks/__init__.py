@@ -74,6 +74,10 @@ class TaskKind:
     empty means every measure of the family."""
     page_model: str = GENERIC_PAGE_MODEL
     demo: str = ""
+    topic_parts: bool = False
+    """Whether a run file larger than the memory budget can be read and evaluated a part of
+    its topics at a time (``builder.topic_parts``): each line's first field is its topic, and
+    a topic's scores read its own lines only."""
     qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
     """Warnings about read qrels that do not stop their use (every command prints them, the
     site lists them with the task's other input findings)."""

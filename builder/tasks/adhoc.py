@@ -305,5 +305,6 @@ KIND = TaskKind(
     leaderboard_measures=("map", "P_10", "ndcg_cut_10", "Rprec", "bpref", "recip_rank"),
     default_measures=measures.TREC_EVAL_DEFAULT,
     page_model="builder.site.adhoc_run",
+    topic_parts=True,
     demo="builder.demo.adhoc",
 )

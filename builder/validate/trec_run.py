@@ -49,6 +49,25 @@ def validate_trec_run(
     topic_codes, topics = _present(table["topic"])
     findings = _duplicates(table, file, topic_codes)
     _, tags = _present(table["tag"])
+    sizes = np.bincount(topic_codes, minlength=len(topics))
+    return findings + file_findings(file, topics, sizes, tags, qrels_topics, depth=depth)
+
+
+def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
+    """The errors of lines repeating a (topic, docno) pair of an earlier line (the check of
+    ``validate_trec_run`` that reads each topic's lines alone: a file read by topic ranges
+    is checked range by range)."""
+    if table.empty:
+        return []
+    return _duplicates(table, file, _present(table["topic"])[0], _encoded(table["doc"]))
+
+
+def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[str],
+                  qrels_topics: set[str], *, depth: int) -> list[Finding]:
+    """The checks of a whole run file from its ``topics`` (with ``sizes`` lines each) and
+    its ``tags``: more than one tag, topics the qrels do not judge, qrels topics without
+    results, topics deeper than ``depth``."""
+    findings = []
     if len(tags) > 1:
         findings.append(
             Finding(file, None, "warning", f"{len(tags)} run tags ({_some(tags)}); expected one")
@@ -73,7 +92,6 @@ def validate_trec_run(
                 f"{len(missing)} qrels topics without results, scored 0: {_some(missing)}",
             )
         )
-    sizes = np.bincount(topic_codes, minlength=len(topics))
     deep = np.flatnonzero(sizes > depth)
     if len(deep):
         findings.append(
