@@ -59,7 +59,7 @@ def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
     is checked range by range)."""
     if table.empty:
         return []
-    return _duplicates(table, file, _present(table["topic"])[0], _encoded(table["doc"]))
+    return _duplicates(table, file, _present(table["topic"])[0])
 
 
 def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[str],
