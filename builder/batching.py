@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from builder.scores import SUMMARY_TOPIC, Evaluation, LazyTables, RunRead, page_tables
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
 EVALUATION_FACTOR = 6
 """Peak memory of an evaluation per byte of its run tables (measured on robust03 and
 TREC-COVID round 1: the judged rankings, gains and cumulated sums of the adhoc kernels)."""
+
+TRIM_EVERY = 32
+"""Batches merged between two returns of freed memory to the system (``give_back``)."""
 
 CONNECT_SECONDS = 20
 """How long to wait for the scheduler before giving up."""
@@ -217,6 +221,8 @@ def merge(parts: list[tuple[Evaluation, dict[str, Any]]], text: bool = True) -> 
             else:
                 column[at] = table[name].to_numpy()
         tables[number] = None  # its rows are in the merged columns now
+        if number % TRIM_EVERY == TRIM_EVERY - 1:
+            give_back()  # else the tables' freed memory stays resident beside the merged one
     scores = pd.DataFrame({name: pd.Categorical.from_codes(
         column, dtype=pd.CategoricalDtype(categories[name]), validate=False)
         if name in dtypes else column for name, column in columns.items()}, copy=False)
@@ -318,3 +324,23 @@ def _concat(tables: list[pd.DataFrame]) -> pd.DataFrame:
             for t in tables:
                 t[column] = t[column].cat.set_categories(dtype.categories).astype(dtype)
     return pd.concat(tables, ignore_index=ranged)
+
+
+def give_back() -> None:
+    """Free memory returned to the system (glibc's ``malloc_trim``): a batch's arrays, once
+    freed, would otherwise stay in the heap, fragmented, and the resident set creep up batch
+    after batch."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@cache
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (another C library: its own allocator's business)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None

@@ -20,11 +20,17 @@ the site (``builder.stats.reliability``), rather than reading every run again pe
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from builder.batching import EVALUATION_FACTOR, evaluations, group_by_cost, merge, run_bytes
+from builder.batching import (
+    EVALUATION_FACTOR,
+    evaluations,
+    give_back,
+    group_by_cost,
+    merge,
+    run_bytes,
+)
 from builder.scores import RunRead
 from builder.tasks.naming import name_taken
 
@@ -148,7 +154,7 @@ def _drop(reads: list[RunRead]) -> None:
     for read in reads:
         if read.table is not None and len(read.table):
             read.table = _empty_like(read.table)
-    _give_back()
+    give_back()
 
 
 def _empty_like(table: pd.DataFrame) -> pd.DataFrame:
@@ -158,23 +164,3 @@ def _empty_like(table: pd.DataFrame) -> pd.DataFrame:
     import pandas as pd
 
     return pd.DataFrame({name: pd.array([], dtype=dtype) for name, dtype in table.dtypes.items()})
-
-
-def _give_back() -> None:
-    """Free memory returned to the system (glibc's ``malloc_trim``): a batch's arrays, once
-    freed, would otherwise stay in the heap, fragmented, and the resident set creep up batch
-    after batch."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim():
-    """glibc's ``malloc_trim``, or None (another C library: its own allocator's business)."""
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return None

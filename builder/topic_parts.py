@@ -158,10 +158,10 @@ def evaluate_by_topics(kind: Any, qrels: Any, path: Path, options: Any, part_byt
 def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: Any) -> SplitRun:
     import numpy as np
 
-    from builder.batching import _evaluate_batch
+    from builder.batching import _evaluate_batch, give_back
     from builder.findings import has_error
     from builder.scores import RunRead
-    from builder.streaming import _empty_like, _give_back
+    from builder.streaming import _empty_like
     from builder.tasks.naming import name_runs
     from builder.validate.trec_run import duplicate_findings, file_findings
 
@@ -199,7 +199,7 @@ def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: An
         if first is None:
             first = (evaluation, dtypes)  # the rows of topics without lines, and the summary
         del table, evaluation, rows
-        _give_back()
+        give_back()
     name = name_runs([path], [_tag_table(tags)], getattr(options, "run_names", "tag"))[0][0]
     topics = list(sizes)
     findings += duplicates
