@@ -83,7 +83,7 @@ def even_batches(reads: Sequence[RunRead], count: int) -> list[list[RunRead]]:
     return group_by_cost(list(reads), sizes, -(-sum(sizes) // count))
 
 
-def _evaluate_batch(kind: Any, qrels: Any, tables: list[pd.DataFrame], options: Any,
+def evaluate_batch(kind: Any, qrels: Any, tables: list[pd.DataFrame], options: Any,
                     extras: bool) -> tuple[Evaluation, dict[str, Any]]:
     """One batch: the kind's evaluation of its runs, the extras the pages read made now
     (``extras``; the others, such as ad hoc's precision and recall at every rank, a row per
@@ -131,7 +131,7 @@ def evaluations(kind: Any, qrels: Any, groups: Callable[[int], Iterator[list[pd.
         for group in groups(1):
             # A group already evaluated (a run by topic ranges, ``builder.topic_parts``).
             yield group if isinstance(group, tuple) else \
-                _evaluate_batch(kind, qrels, group, options, extras)
+                evaluate_batch(kind, qrels, group, options, extras)
         return
     yield from _on_cluster(scheduler, kind, qrels, groups, options, extras)
 
@@ -159,7 +159,7 @@ def _on_cluster(scheduler: str, kind: Any, qrels: Any,
         flying: deque = deque()
         for group in groups(workers):
             tables = client.scatter(list(group))
-            flying.append((client.submit(_evaluate_batch, kind, shared, tables, options, extras,
+            flying.append((client.submit(evaluate_batch, kind, shared, tables, options, extras,
                                          pure=False), tables))
             if len(flying) > workers:
                 yield _collect(*flying.popleft())

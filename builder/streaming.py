@@ -101,15 +101,16 @@ def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool, split: bool = 
                 yield [read.table for read in pending]
             _drop(inputs.reads)
             inputs.runs_dropped = True
-            _named(whole.read, owners, by)
+            _named(whole.read, dict(owners), owners, by)
             inputs.reads.append(whole.read)
             if whole.evaluation is not None and not whole.read.rejected:
                 yield whole.evaluation
             evaluated, pending = True, []
             continue
         reads = kind.read_run_files(paths, inputs.qrels, options)
+        earlier = dict(owners)  # a name taken within the batch is the reader's finding
         for read in reads:
-            _named(read, owners, by)
+            _named(read, earlier, owners, by)
         reads = kind.validate_runs(reads, inputs.qrels, options)
         _drop([read for read in reads if read.rejected])  # never evaluated
         inputs.reads.extend(reads)
@@ -129,10 +130,11 @@ def _accepted_groups(inputs: TaskInputs, budget: int, keep: bool, split: bool = 
         pending = []
 
 
-def _named(read: RunRead, owners: dict[str, str], by: str) -> None:
-    """A run name an earlier file took is an error on this one (``builder.tasks.naming``)."""
-    if read.name in owners:
-        read.findings.append(name_taken(read.path, read.name, owners[read.name], by))
+def _named(read: RunRead, earlier: dict[str, str], owners: dict[str, str], by: str) -> None:
+    """A run name a file of an earlier batch took is an error on this one
+    (``builder.tasks.naming``); the name's owner recorded."""
+    if read.name in earlier:
+        read.findings.append(name_taken(read.path, read.name, earlier[read.name], by))
     owners.setdefault(read.name, read.path)
 
 
@@ -153,11 +155,11 @@ def _drop(reads: list[RunRead]) -> None:
     """Each read's table emptied (no row, same columns), its memory freed."""
     for read in reads:
         if read.table is not None and len(read.table):
-            read.table = _empty_like(read.table)
+            read.table = empty_like(read.table)
     give_back()
 
 
-def _empty_like(table: pd.DataFrame) -> pd.DataFrame:
+def empty_like(table: pd.DataFrame) -> pd.DataFrame:
     """A table of no row with the columns and dtypes of ``table``, made anew: an empty slice
     of an Arrow column (the document names) would keep its whole buffer alive, a run's worth
     of memory for each run dropped."""

@@ -134,7 +134,7 @@ def _route(text: bytes, first_line: int, parts: list[Part], owner: dict[bytes, i
 @dataclass
 class SplitRun:
     """What reading a run by topic ranges gives: its read (an empty table once evaluated) and
-    the compact evaluation of its accepted rows (``builder.batching._evaluate_batch``'s), or
+    the compact evaluation of its accepted rows (``builder.batching.evaluate_batch``'s), or
     None when it is rejected."""
 
     read: RunRead
@@ -158,10 +158,10 @@ def evaluate_by_topics(kind: Any, qrels: Any, path: Path, options: Any, part_byt
 def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: Any) -> SplitRun:
     import numpy as np
 
-    from builder.batching import _evaluate_batch, give_back
+    from builder.batching import evaluate_batch, give_back
     from builder.findings import has_error
     from builder.scores import RunRead
-    from builder.streaming import _empty_like
+    from builder.streaming import empty_like
     from builder.tasks.naming import name_runs
     from builder.validate.trec_run import duplicate_findings, file_findings
 
@@ -188,10 +188,10 @@ def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: An
             sizes[topic] = sizes.get(topic, 0) + int(count)
         tags.update(dict.fromkeys(table["tag"].astype(str).unique()))
         del table["tag"]
-        columns = _empty_like(table)
+        columns = empty_like(table)
         if has_error(findings) or duplicates or table.empty:
             continue  # rejected: the rest is read for its findings only
-        evaluation, dtypes = _evaluate_batch(kind, qrels, [table], options, extras=False)
+        evaluation, dtypes = evaluate_batch(kind, qrels, [table], options, extras=False)
         present = set(counts[counts > 0].index)
         rows = evaluation.scores
         is_topic = rows["topic"].isin(present).to_numpy()
