@@ -71,7 +71,7 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
         )
     ]
     del text, data  # the parse's columns, now copied or shared by the frame
-    release_read_memory()
+    release_read_memory(len(qrels))
     if not findings and qrels.empty:
         findings.append(Finding(file, None, "error", "no judgement: the qrels file has no "
                                 "judgement line (only blank or comment lines)"))

@@ -64,7 +64,7 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
     )
     frame, findings = table.to_pandas(), list(text.findings)
     del table, text, score  # the parse's columns, now copied or shared by the frame
-    release_read_memory()
+    release_read_memory(len(frame))
     return RunFile(frame, findings)
 
 

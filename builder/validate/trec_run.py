@@ -109,7 +109,7 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
 def _duplicates(table: pd.DataFrame, file: str, topic_codes: np.ndarray) -> list[Finding]:
     """One error per line repeating a (topic, docno) pair of an earlier line."""
     rows = table.iloc[repeated_rows(topic_codes, as_chunked(table["doc"]))]
-    release_read_memory()  # the docnos' encodings
+    release_read_memory(len(table))  # the docnos' encodings
     return [
         Finding(file, int(line), "error", f"document {doc} appears twice for topic {topic}")
         for line, topic, doc in zip(rows["line"], rows["topic"], rows["doc"])
