@@ -22,8 +22,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-NOT_IN_POOL = -1
-UNJUDGED = -2
+from builder.measures.adhoc_relevance import (  # noqa: F401 (the rel codes, read from here)
+    NOT_IN_POOL,
+    UNJUDGED,
+    relevance_by_row,
+    stable_order,
+)
 
 
 @dataclass
@@ -158,13 +162,6 @@ def run_order(values: pd.Series) -> list[str]:
     return list(dict.fromkeys(_stretch_values(values)))
 
 
-def _stable_order(key: np.ndarray) -> np.ndarray:
-    """Stable argsort of small non-negative integer keys (radix sort for 16-bit keys)."""
-    if len(key) and key.max() < 2**16:
-        key = key.astype(np.uint16)
-    return np.argsort(key, kind="stable")
-
-
 def ranking_order(
     cell: np.ndarray, score: np.ndarray, doc: np.ndarray | Callable[[np.ndarray], np.ndarray]
 ) -> np.ndarray:
@@ -178,12 +175,12 @@ def ranking_order(
     always written best first per topic: then the stable sort by cell alone already orders
     the scores, and the costly sort by score is skipped.
     """
-    order = _stable_order(cell)
+    order = stable_order(cell)
     sorted_cell, sorted_score = cell[order], score[order]
     same_cell = sorted_cell[1:] == sorted_cell[:-1]
     if (same_cell & (sorted_score[1:] > sorted_score[:-1])).any():
         by_score = np.argsort(-score, kind="stable")
-        order = by_score[_stable_order(cell[by_score])]
+        order = by_score[stable_order(cell[by_score])]
         sorted_cell, sorted_score = cell[order], score[order]
     tied = np.r_[
         False, (sorted_cell[1:] == sorted_cell[:-1]) & (sorted_score[1:] == sorted_score[:-1])
@@ -196,35 +193,6 @@ def ranking_order(
         by_doc = np.argsort(group * n_docs + (n_docs - 1 - tie_doc), kind="stable")
         order[in_tie] = order[in_tie][by_doc]
     return order
-
-
-DENSE_LOOKUP_LIMIT = 1 << 25
-"""Largest topic x document grid judged through a dense table rather than a binary search."""
-
-
-def _relevance_of(
-    run_key: np.ndarray, qrels_key: np.ndarray, qrels_rel: np.ndarray, n_keys: int
-) -> np.ndarray:
-    """Relevance of each run (topic, doc) key: the qrels value, ``UNJUDGED`` for a negative
-    one, ``NOT_IN_POOL`` when the qrels do not list the pair."""
-    judged_rel = np.where(qrels_rel < 0, UNJUDGED, qrels_rel).astype(_rel_type(qrels_rel))
-    if n_keys <= DENSE_LOOKUP_LIMIT:
-        table = np.full(n_keys, NOT_IN_POOL, dtype=judged_rel.dtype)
-        table[qrels_key] = judged_rel
-        return table[run_key]
-    order = np.argsort(qrels_key)
-    sorted_keys = qrels_key[order]
-    at = np.minimum(np.searchsorted(sorted_keys, run_key), max(len(sorted_keys) - 1, 0))
-    if not len(sorted_keys):
-        return np.full(len(run_key), NOT_IN_POOL, dtype=judged_rel.dtype)
-    return np.where(sorted_keys[at] == run_key, judged_rel[order][at], NOT_IN_POOL)
-
-
-def _rel_type(qrels_rel: np.ndarray) -> np.dtype:
-    """int8 when the relevance values fit (they nearly always do), else int64: one row of the
-    rankings per retrieved document, so the type sets the size of the largest arrays."""
-    fits = not len(qrels_rel) or (qrels_rel.min() >= -128 and qrels_rel.max() <= 127)
-    return np.dtype(np.int8 if fits else np.int64)
 
 
 def judge_rankings(
@@ -246,17 +214,15 @@ def judge_rankings(
     if not kept.all():  # copies only when some lines are for unjudged topics
         run_topic, run_index, score = run_topic[kept], run_index[kept], score[kept]
         run_docs = run_docs.filter(pa.array(kept))
-    # Documents are matched to the qrels' by hashing the qrels' only (the run's are looked up,
-    # not encoded); byte order is needed only between tied rows, and computed for them alone.
-    qrels_doc, qrels_docs = _dictionary_codes(_as_chunked(qrels["doc"]))
-    n_docs = len(qrels_docs) + 1  # the last code: a document the qrels do not list
-    found = pc.fill_null(pc.index_in(run_docs, value_set=qrels_docs), n_docs - 1)
-    run_doc = (np.concatenate([c.to_numpy() for c in found.chunks]).astype(np.int32, copy=False)
-               if found.num_chunks else np.zeros(0, np.int32))
+    qrels_topic = _codes_in(qrels["topic"], topics)
+    qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
+    # Byte order is needed only between tied rows, and computed for them alone.
+    rel = relevance_by_row(run_topic, run_docs, qrels_topic, _as_chunked(qrels["doc"]),
+                           qrels_rel)
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
     order = ranking_order(cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
-    cell, run_doc, score = cell[order], run_doc[order], score[order]
+    cell, rel, score = cell[order], rel[order], score[order]
     row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
     del order
     tied = np.r_[False, (cell[1:] == cell[:-1]) & (score[1:] == score[:-1])]
@@ -266,19 +232,8 @@ def judge_rankings(
     rank = np.arange(1, len(cell) + 1, dtype=np.int32) - np.repeat(starts.astype(np.int32), sizes)
     within = rank <= depth
     if not within.all():
-        cell, run_doc, rank, tied = cell[within], run_doc[within], rank[within], tied[within]
+        cell, rel, rank, tied = cell[within], rel[within], rank[within], tied[within]
         row = row[within] if row is not None else None
-
-    qrels_topic = _codes_in(qrels["topic"], topics)
-    qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
-    n_keys = len(topics) * n_docs
-    key_type = np.int32 if n_keys < 2**31 else np.int64
-    rel = _relevance_of(
-        (cell % len(topics)).astype(key_type) * key_type(n_docs) + run_doc,
-        qrels_topic.astype(key_type) * key_type(n_docs) + qrels_doc,
-        qrels_rel,
-        n_keys,
-    )
 
     num_rel, num_nonrel, ideal_gains, ideal_start = qrels_counts(
         qrels_topic, qrels_rel, len(topics), rel_level
@@ -311,9 +266,14 @@ def qrels_counts(
         qrels_topic, weights=judged & (qrels_rel < rel_level), minlength=n_topics
     )
     positive = qrels_rel > 0
-    gain_order = np.lexsort((-qrels_rel[positive], qrels_topic[positive]))
-    ideal_gains = qrels_rel[positive][gain_order].astype(np.float64)
-    ideal_counts = np.bincount(qrels_topic[positive], minlength=n_topics)
+    gains, topic = qrels_rel[positive], qrels_topic[positive]
+    span = int(gains.max(initial=0)) + 1
+    if span * max(n_topics, 1) < 2**62:  # one key, sorted whole: equal gains are alike
+        key = np.sort(topic.astype(np.int64) * span + (span - 1 - gains))
+        ideal_gains = (span - 1 - key % span).astype(np.float64)
+    else:
+        ideal_gains = gains[np.lexsort((-gains, topic))].astype(np.float64)
+    ideal_counts = np.bincount(topic, minlength=n_topics)
     ideal_start = np.r_[0, np.cumsum(ideal_counts)]
     return num_rel.astype(np.int64), num_nonrel.astype(np.int64), ideal_gains, ideal_start
 
