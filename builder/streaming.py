@@ -8,7 +8,7 @@ score rows (run, topic and measure as categorical codes, about 15 bytes a row), 
 and, for the site, the kind's extra tables. Each stage is the kind's own, so a batch's runs
 are read, validated and scored exactly as in the one-shot path; the rule that spans files (a
 run name an earlier file took is an error, ``builder.tasks.naming``) is applied across batches
-here. The scores are put back together in the one-shot order (``builder.batching.merge``).
+here. The scores are put back together in the one-shot order (``builder.score_merge.merge``).
 
 The site's analyses read scores only, except the reliability analyses that score the rankings
 again (pool sampling, tie ranges, pool bias, the unjudged share): those need every run at once.
@@ -23,14 +23,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from builder.batching import (
-    EVALUATION_FACTOR,
-    evaluations,
-    give_back,
-    group_by_cost,
-    merge,
-    run_bytes,
-)
+from builder.batching import EVALUATION_FACTOR, evaluations, group_by_cost, run_bytes
+from builder.score_merge import give_back, merge
 from builder.scores import RunRead
 from builder.tasks.naming import name_taken
 

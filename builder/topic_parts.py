@@ -158,8 +158,9 @@ def evaluate_by_topics(kind: Any, qrels: Any, path: Path, options: Any, part_byt
 def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: Any) -> SplitRun:
     import numpy as np
 
-    from builder.batching import evaluate_batch, give_back
+    from builder.batching import evaluate_batch
     from builder.findings import has_error
+    from builder.score_merge import give_back
     from builder.scores import RunRead
     from builder.streaming import empty_like
     from builder.tasks.naming import name_runs

@@ -19,6 +19,8 @@ from collections.abc import Collection
 
 import numpy as np
 
+from builder.measures.adhoc_cells import Cells, ratio
+from builder.measures.adhoc_dcg import Gains, g_measure, ndcg, ndcg_cut, ndcg_rel, rndcg
 from builder.measures.adhoc_declarations import (  # noqa: F401 (re-exported)
     CUTOFFS,
     FAMILY,
@@ -37,39 +39,8 @@ from builder.measures.adhoc_interpolation import (
 )
 from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_ranking import UNJUDGED, JudgedRanking
-from builder.measures.running_sums import segment_cumsum
 
 DEFAULT_PARAMS = AdhocParams()
-
-
-class _Cells:
-    """Positions of each cell's rows in the evaluation order (rows of a cell are contiguous)."""
-
-    def __init__(self, judged: JudgedRanking) -> None:
-        self.size = judged.per_cell().astype(np.int64)
-        self.start = np.r_[0, np.cumsum(self.size)[:-1]]
-
-    def count_within(self, running: np.ndarray, k: np.ndarray | int) -> np.ndarray:
-        """``running`` (a count so far, per row) at each cell's rank min(k, size); 0 if empty."""
-        depth = np.minimum(k, self.size)
-        index = np.where(depth > 0, self.start + depth - 1, 0)
-        return np.where(depth > 0, running[index] if len(running) else 0, 0)
-
-    def running_count(self, flags: np.ndarray) -> np.ndarray:
-        """How many rows so far in the cell (this one included) have ``flags`` (int32: one
-        value per retrieved document, so the narrow type halves the largest arrays)."""
-        total = np.cumsum(flags, dtype=np.int32)
-        filled = self.size > 0
-        first = self.start[filled]
-        total -= np.repeat(total[first] - flags[first], self.size[filled])
-        return total
-
-
-def _ratio(numerator, denominator) -> np.ndarray:
-    """numerator / denominator, 0 where the denominator is 0 (trec_eval's guard)."""
-    denominator = np.asarray(denominator, dtype=np.float64)
-    safe = np.where(denominator > 0, denominator, 1.0)
-    return np.where(denominator > 0, numerator / safe, 0.0)
 
 
 def compute(
@@ -93,7 +64,7 @@ def compute(
     def named(family: str, values) -> list[tuple]:
         return [(value, name) for value, name in _named(params, family, values)
                 if only is None or name in only]
-    cells = _Cells(judged)
+    cells = Cells(judged)
     n_cells = judged.num_cells
     rel = judged.rel
     is_rel = (rel >= 0) & (rel >= rel_level)
@@ -119,16 +90,16 @@ def compute(
     num_rel_ret = np.bincount(rel_cell, minlength=n_cells).astype(np.float64)
     out["num_rel_ret"] = num_rel_ret
     precision = rel_count / rel_rank
-    out["map"] = _ratio(per_cell(precision), R)
+    out["map"] = ratio(per_cell(precision), R)
     out["gm_map"] = out["map"]
-    out["Rprec"] = _ratio(cells.count_within(rel_so_far, R), R)
+    out["Rprec"] = ratio(cells.count_within(rel_so_far, R), R)
     num_nonrel = judged.num_nonrel[topic][rel_cell]
     if wanted("bpref", "gm_bpref"):
-        out["bpref"] = _ratio(per_cell(_bpref_terms(nonrel_before, num_nonrel, R_rel)), R)
+        out["bpref"] = ratio(per_cell(_bpref_terms(nonrel_before, num_nonrel, R_rel)), R)
     first = rel_count == 1
     first_rel_rank = np.zeros(n_cells)
     first_rel_rank[rel_cell[first]] = rel_rank[first]
-    out["recip_rank"] = _ratio(np.ones(n_cells), first_rel_rank)
+    out["recip_rank"] = ratio(np.ones(n_cells), first_rel_rank)
 
     if wanted("iprec_at_recall", "11pt_avg"):
         best_after = best_precision_after(rel_cell, precision)
@@ -147,16 +118,16 @@ def compute(
     for k, name in named("P", params.long_cutoffs):
         out[name] = rel_in_top(k) / k
     for k, name in named("recall", params.long_cutoffs):
-        out[name] = _ratio(rel_in_top(k), R)
+        out[name] = ratio(rel_in_top(k), R)
     if wanted("infAP"):
-        out["infAP"] = _ratio(
+        out["infAP"] = ratio(
             per_cell(_infap_terms(rel_rank, rel_count, nonrel_before, unjudged_before)), R
         )
     if "bpref" in out:
         out["gm_bpref"] = out["bpref"]
     for multiple, name in named("Rprec_mult", params.double_cutoffs):
         cut = _rprec_mult_cutoff(multiple, R)
-        out[name] = _ratio(cells.count_within(rel_so_far, cut), cut)
+        out[name] = ratio(cells.count_within(rel_so_far, cut), cut)
     (utility,) = params.names("utility")
     out[utility] = _utility(
         out["num_ret"], num_rel_ret, R, params.doubles("utility"), collection_size
@@ -166,34 +137,34 @@ def compute(
         (pt_avg,) = params.names("11pt_avg")
         out[pt_avg] = sum(iprec(level) for level in levels) / len(levels)
     if wanted("binG"):
-        out["binG"] = _ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
+        out["binG"] = ratio(per_cell(_bin_g_terms(rel_rank, rel_count)), R)
     if wanted("G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut"):
-        gains = _Gains(judged, cells.size)
+        gains = Gains(judged, cells.size)
         if wanted("G"):
-            out["G"] = _g(gains)
+            out["G"] = g_measure(gains)
         if wanted("ndcg"):
-            (ndcg,) = params.names("ndcg")
+            (ndcg_name,) = params.names("ndcg")
             ndcg_gains = params.pairs("ndcg")
-            out[ndcg] = (_ndcg(judged, gains) if not ndcg_gains
+            out[ndcg_name] = (ndcg(judged, gains) if not ndcg_gains
                          else ndcg_with_gains(judged, ndcg_gains))
         if wanted("ndcg_rel"):
-            out["ndcg_rel"] = _ndcg_rel(gains)
+            out["ndcg_rel"] = ndcg_rel(gains)
         if wanted("Rndcg"):
-            out["Rndcg"] = np.where(R > 0, _rndcg(gains), 0.0)
-        out.update(_ndcg_cut(judged, gains, named("ndcg_cut", params.long_cutoffs)))
+            out["Rndcg"] = np.where(R > 0, rndcg(gains), 0.0)
+        out.update(ndcg_cut(judged, gains, named("ndcg_cut", params.long_cutoffs)))
     for k, name in named("map_cut", params.long_cutoffs):
-        out[name] = _ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
+        out[name] = ratio(per_cell(np.where(rel_rank <= k, precision, 0.0)), R)
     for k, name in named("relative_P", params.long_cutoffs):
-        out[name] = _ratio(rel_in_top(k), np.minimum(k, R))
+        out[name] = ratio(rel_in_top(k), np.minimum(k, R))
     for k, name in named("success", params.long_cutoffs):
         out[name] = ((first_rel_rank >= 1) & (first_rel_rank <= k)).astype(np.float64)
-    set_p = _ratio(num_rel_ret, out["num_ret"])
-    set_recall = _ratio(num_rel_ret, R)
+    set_p = ratio(num_rel_ret, out["num_ret"])
+    set_recall = ratio(num_rel_ret, R)
     out["set_P"] = set_p
-    out["set_relative_P"] = _ratio(num_rel_ret, np.minimum(out["num_ret"], R))
+    out["set_relative_P"] = ratio(num_rel_ret, np.minimum(out["num_ret"], R))
     out["set_recall"] = set_recall
     # One division, as m_set_map.c: the product of the two ratios rounds differently.
-    out["set_map"] = _ratio(num_rel_ret * num_rel_ret, out["num_ret"] * R)
+    out["set_map"] = ratio(num_rel_ret * num_rel_ret, out["num_ret"] * R)
     (set_f,) = params.names("set_F")
     out[set_f] = _set_f(set_p, set_recall, params.doubles("set_F")[0])
     out["num_nonrel_judged_ret"] = cells.count_within(nonrel_so_far, cells.size).astype(np.float64)
@@ -238,12 +209,12 @@ def _rprec_mult_cutoff(multiple: float, R: np.ndarray) -> np.ndarray:
 def _set_f(set_p: np.ndarray, set_recall: np.ndarray, beta: float) -> np.ndarray:
     """(beta^2 + 1) P R / (beta^2 P + R), m_set_F.c."""
     b2 = beta * beta
-    return _ratio((b2 + 1.0) * set_p * set_recall, b2 * set_p + set_recall)
+    return ratio((b2 + 1.0) * set_p * set_recall, b2 * set_p + set_recall)
 
 
 def _bpref_terms(nonrel_before, num_nonrel, R) -> np.ndarray:
     """Per relevant row: 1 - min(nonrel above, R) / min(nonrel judged, R) (m_bpref.c)."""
-    penalty = _ratio(np.minimum(nonrel_before, R), np.minimum(num_nonrel, R))
+    penalty = ratio(np.minimum(nonrel_before, R), np.minimum(num_nonrel, R))
     return np.where(nonrel_before > 0, 1.0 - penalty, 1.0)
 
 
@@ -275,137 +246,3 @@ def _bin_g_terms(rank, rel_count) -> np.ndarray:
     """Per relevant row at 0-based rank i: 1 / log2(3 + i - relevant so far), i.e. 2 + the
     documents above it that are not relevant (m_binG.c; the sum is divided by R)."""
     return 1.0 / np.log2(rank + 2.0 - rel_count)
-
-
-def _segment_cumsum_int(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
-    """Running sum of integer ``values`` within each stretch of equal ``segment`` (exact: a
-    global cumsum minus each stretch's offset), as float64."""
-    total = np.cumsum(values, dtype=np.int64)
-    if not len(total):
-        return total.astype(np.float64)
-    first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
-    offset = total[first] - values[first]
-    return (total - np.repeat(offset, np.diff(np.r_[first, len(total)]))).astype(np.float64)
-
-
-class _Gains:
-    """The retrieved rows of positive gain and each topic's ideal ranking, for the gain
-    measures. Gain = qrels relevance (trec_eval's default ``setup_gains``: level i has gain i),
-    so unjudged, unpooled and level-0 documents gain 0 and are left out; P = the topic's
-    documents of positive gain (its ideal ranking's length)."""
-
-    def __init__(self, judged: JudgedRanking, num_ret: np.ndarray) -> None:
-        at = np.flatnonzero(judged.rel > 0)
-        self.n_cells, n_topics = judged.num_cells, len(judged.topics)
-        self.cell, self.rank, self.gain = judged.cell[at], judged.rank[at], judged.rel[at]
-        self.discounted = self.gain / np.log2(self.rank + 1.0)
-        self.dcg_so_far = segment_cumsum(self.discounted, self.cell)
-        self.cell_topic = judged.topic_of_cell()
-        self.topic = self.cell_topic[self.cell]
-        ideal, self.ideal_start = judged.ideal_gains, judged.ideal_start
-        self.ideal_topic = np.repeat(np.arange(n_topics), np.diff(self.ideal_start))
-        self.position = np.arange(len(ideal)) - self.ideal_start[self.ideal_topic]
-        self.ideal = ideal
-        self.ideal_discounted = ideal / np.log2(self.position + 2.0)
-        self.idcg_so_far = segment_cumsum(self.ideal_discounted, self.ideal_topic)
-        self.P = np.diff(self.ideal_start)
-        self.idcg = _last_of(self.idcg_so_far, self.ideal_start)
-        self.num_ret = num_ret
-
-    def per_cell(self, weights: np.ndarray) -> np.ndarray:
-        return np.bincount(self.cell, weights=weights, minlength=self.n_cells)
-
-    def dcg(self) -> np.ndarray:
-        """DCG of each cell's whole ranking (its last running value, 0 if nothing gains)."""
-        return self.per_cell(self.discounted)
-
-    def ideal_at(self, so_far: np.ndarray, k: np.ndarray) -> np.ndarray:
-        """``so_far`` (a running value over the ideal ranking) at position min(k, P) of each
-        retrieved row's topic (k >= 1; a row of positive gain implies P >= 1)."""
-        return so_far[self.ideal_start[self.topic] + np.minimum(k, self.P[self.topic]) - 1]
-
-
-def _last_of(running: np.ndarray, start: np.ndarray) -> np.ndarray:
-    """The last value of ``running`` in each stretch ``start[i]:start[i+1]`` (0 if empty)."""
-    filled = start[1:] > start[:-1]
-    return np.where(filled, running[np.maximum(start[1:] - 1, 0)] if len(running) else 0, 0.0)
-
-
-def _g(gains: _Gains) -> np.ndarray:
-    """G (m_G.c): sum over retrieved docs of gain / log2(2 + cost(r) - gained(r)), divided by
-    the sum of the ideal gains; gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the
-    first min(r, P) ideal positions + 1 per rank beyond P (trec_eval's min_cost)."""
-    ideal_so_far = _segment_cumsum_int(gains.ideal.astype(np.int64), gains.ideal_topic)
-    beyond = np.maximum(gains.rank - gains.P[gains.topic], 0)
-    cost = gains.ideal_at(ideal_so_far, gains.rank) + beyond
-    gained = _segment_cumsum_int(gains.gain, gains.cell)
-    terms = gains.gain / np.log2(2.0 + cost - gained)
-    sum_ideal = _last_of(ideal_so_far, gains.ideal_start)[gains.cell_topic]
-    return _ratio(gains.per_cell(terms), sum_ideal)
-
-
-def _ndcg_rel(gains: _Gains) -> np.ndarray:
-    """ndcg_rel (m_ndcg_rel.c): nDCG at each retrieved doc of positive gain, DCG(r) /
-    IDCG(min(r, P)), plus (P - those retrieved) x DCG(N) / IDCG(P), all divided by P."""
-    at_docs = gains.per_cell(gains.dcg_so_far / gains.ideal_at(gains.idcg_so_far, gains.rank))
-    P = gains.P[gains.cell_topic]
-    missed = (P - np.bincount(gains.cell, minlength=gains.n_cells)).astype(np.float64)
-    total = at_docs + _ratio(missed * gains.dcg(), gains.idcg[gains.cell_topic])
-    return np.where(total > 0, _ratio(total, P), 0.0)
-
-
-def _rndcg(gains: _Gains) -> np.ndarray:
-    """Rndcg (m_Rndcg.c): mean of DCG(c) / IDCG(c) at each c where the ideal gain changes
-    (c = documents of the ideal ranking above a lower gain, the last c = P), plus DCG(N) /
-    IDCG(P) when N > P + 1 (trec_eval's final point; none when N = P + 1)."""
-    ideal, topic_of, position = gains.ideal, gains.ideal_topic, gains.position
-    last_of_topic = position == gains.P[topic_of] - 1
-    change = np.flatnonzero(np.r_[ideal[1:] != ideal[:-1], True] | last_of_topic)
-    n_changes = np.bincount(topic_of[change], minlength=len(gains.P))
-    change_start = np.r_[0, np.cumsum(n_changes)]
-    per_cell = n_changes[gains.cell_topic]
-    point_cell = np.repeat(np.arange(gains.n_cells), per_cell)
-    nth = np.arange(len(point_cell)) - np.repeat(np.r_[0, np.cumsum(per_cell)[:-1]], per_cell)
-    point = change[change_start[gains.cell_topic[point_cell]] + nth]
-    ratio = _dcg_at(gains, point_cell, position[point] + 1) / gains.idcg_so_far[point]
-    total = np.bincount(point_cell, weights=ratio, minlength=gains.n_cells)
-    P = gains.P[gains.cell_topic]
-    final = gains.num_ret > P + 1
-    total = total + np.where(final, _ratio(gains.dcg(), gains.idcg[gains.cell_topic]), 0.0)
-    return _ratio(total, per_cell + final)
-
-
-def _dcg_at(gains: _Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """DCG of ``cell``'s ranking over its first k documents (cells in order, k >= 1)."""
-    width = int(gains.rank.max()) + 1 if len(gains.rank) else 1
-    keys = gains.cell.astype(np.int64) * width + gains.rank
-    wanted = cell.astype(np.int64) * width + np.minimum(k, width - 1)
-    last = np.searchsorted(keys, wanted, side="right") - 1
-    safe = np.maximum(last, 0)
-    found = (last >= 0) & (gains.cell[safe] == cell) if len(keys) else np.zeros(len(cell), bool)
-    return np.where(found, gains.dcg_so_far[safe] if len(keys) else 0.0, 0.0)
-
-
-def _ndcg(judged: JudgedRanking, gains: _Gains) -> np.ndarray:
-    """nDCG; gains are the relevance values (m_ndcg.c)."""
-    ideal_total = np.bincount(
-        gains.ideal_topic, weights=gains.ideal_discounted, minlength=len(judged.topics)
-    )
-    return _ratio(gains.dcg(), ideal_total[judged.topic_of_cell()])
-
-
-def _ndcg_cut(judged: JudgedRanking, gains: _Gains, named) -> dict[str, np.ndarray]:
-    """nDCG over the first k documents, per (k, name) of ``named`` (m_ndcg_cut.c)."""
-    cell, rank, discounted = gains.cell, gains.rank, gains.discounted
-    position, ideal_discounted = gains.position, gains.ideal_discounted
-    ideal_topic = gains.ideal_topic
-    topic = judged.topic_of_cell()
-    n_topics, n_cells = len(judged.topics), judged.num_cells
-    out = {}
-    for k, name in named:
-        top = position < k
-        ideal_k = np.bincount(ideal_topic[top], weights=ideal_discounted[top], minlength=n_topics)
-        within = rank <= k
-        dcg_k = np.bincount(cell[within], weights=discounted[within], minlength=n_cells)
-        out[name] = _ratio(dcg_k, ideal_k[topic])
-    return out

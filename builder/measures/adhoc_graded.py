@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from builder.measures.adhoc_cells import ratio
 from builder.measures.adhoc_params import AdhocParams
 from builder.measures.adhoc_ranking import NOT_IN_POOL, JudgedRanking
 from builder.measures.running_sums import segment_cumsum_before
@@ -75,9 +76,9 @@ def graded_measures(judged: JudgedRanking, num_ret: np.ndarray, params: AdhocPar
         if family == "err@":
             out[name] = per_cell(err_terms, k)
         elif family == "nerr@":
-            out[name] = _ratio(per_cell(err_terms, k), per_topic(ideal_err_terms, k))
+            out[name] = ratio(per_cell(err_terms, k), per_topic(ideal_err_terms, k))
         else:
-            out[name] = _ratio(per_cell(dcg_terms, k), per_topic(ideal_dcg_terms, k))
+            out[name] = ratio(per_cell(dcg_terms, k), per_topic(ideal_dcg_terms, k))
     judged_at = _cutoffs(params, ("judged@",))
     if judged_at:
         # Only the rows that can be in a top k are counted (a few per ranking, not all).
@@ -87,7 +88,7 @@ def graded_measures(judged: JudgedRanking, num_ret: np.ndarray, params: AdhocPar
         top_cell, top_rank = judged.cell[top], rank_ascending[top]
         for _, name, k in judged_at:
             listed = np.bincount(top_cell[top_rank <= k], minlength=n_cells).astype(np.float64)
-            out[name] = _ratio(listed, np.minimum(k, num_ret))
+            out[name] = ratio(listed, np.minimum(k, num_ret))
     return out
 
 
@@ -113,9 +114,3 @@ def _docno_ascending_rank(judged: JudgedRanking) -> np.ndarray:
     rank = judged.rank.copy()
     rank[in_tie] += (2 * start + np.repeat(size, size) - 1 - 2 * in_tie).astype(rank.dtype)
     return rank
-
-
-def _ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
-    denominator = np.asarray(denominator, dtype=np.float64)
-    safe = np.where(denominator > 0, denominator, 1.0)
-    return np.where(denominator > 0, numerator / safe, 0.0)
