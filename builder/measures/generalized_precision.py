@@ -110,9 +110,13 @@ def _per_topic(
 
     # Running sums restart at every topic, as inex_eval's do (pandas sums each group in order).
     relevant = articles["relevant"].to_numpy(bool)
-    running = pd.DataFrame({"score": articles["score"].to_numpy(np.float64), "relevant": relevant})
-    grouped = running.astype({"relevant": np.int64}).groupby(group, sort=False)
-    cum_score = grouped["score"].cumsum().to_numpy(np.float64)
+    score = articles["score"].to_numpy(np.float64)
+    running = pd.DataFrame({"score": score, "relevant": relevant, "nan": np.isnan(score)})
+    grouped = running.astype({"relevant": np.int64, "nan": np.int64}).groupby(group, sort=False)
+    # inex_eval's running sum of scores stays NaN from a NaN score on (a split topic's entry
+    # of an unjudged article, builder.measures.split_topics); pandas' cumsum skips it.
+    cum_score = np.where(grouped["nan"].cumsum().to_numpy() > 0, np.nan,
+                         grouped["score"].cumsum().to_numpy(np.float64))
     cum_relevant = grouped["relevant"].cumsum().to_numpy(np.float64)
     found_total = cum_relevant
     if "found" in articles:  # a split topic's counts, as inex_eval keeps them
@@ -136,10 +140,11 @@ def _per_topic(
         table[f"gP[{r}]"] = precision[at] if short_runs == "inex_eval" else cum_score[at] / r
         table[f"gR[{r}]"] = recall[at]
     # AgP sums gP at the relevant ranks only, as inex_eval 3.1 adds them: a NaN gP at a rank
-    # that is not relevant (a split topic's entry of an unjudged article) is not in the sum.
+    # that is not relevant (a split topic's entry of an unjudged article) is not in the sum,
+    # at a relevant rank it makes AgP NaN. Without relevant text (0/0) AgP is 0 here.
     at_relevant = np.where(relevant, precision, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        table["AgP"] = np.nan_to_num(np.bincount(group, weights=at_relevant) / num_rel)
+        table["AgP"] = np.where(num_rel > 0, np.bincount(group, weights=at_relevant) / num_rel, 0.0)
     curve = _recall_precision_curve(group, len(first), recall, precision)
     for i, name in enumerate(recall_point_names()):
         table[name] = curve[:, i]

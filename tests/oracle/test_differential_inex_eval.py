@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.oracle.inex_eval_program import compared, inex_eval, ours
@@ -266,9 +266,37 @@ def test_a_split_topic_goes_on_from_the_topic_before(tmp_path: Path, kind: str, 
     assert differ.empty, differ
 
 
+@pytest.mark.parametrize(("later", "agp"), [("12", None), ("13", 17 / 54)])
+def test_a_nan_gp_stays_nan_at_every_later_rank(tmp_path: Path, later: str,
+                                                agp: float | None) -> None:
+    """Topic 1 again after topic 2: article 11 joins the entry of the unjudged 999 at rank 2,
+    whose score is then 0/0 (NaN). inex_eval's running sum of scores stays NaN from there, so
+    gP[2] and every later gP are NaN; AgP is NaN when a relevant article (12) is ranked after
+    it and a number when the later article (13) is not judged."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("".join(f"{t} Q0 {f} 100 1000 0 0:100\n"
+                             for t, f in [(1, 10), (1, 11), (1, 12), (2, 20)]))
+    run.write_text("".join(f"{t} Q0 {f} 1 -1 r 0 50\n"
+                           for t, f in [(1, 10), (1, 999), (2, 20), (1, 11), (1, later)]))
+    official = inex_eval("relevant-in-context", qrels, run)
+    official = official[~official["measure"].str.startswith("iP[")]
+    table = compared(official, ours("relevant-in-context", qrels, run)[0])
+    at = table.set_index(["measure", "topic"])
+    for where in ("official", "value"):
+        assert at.loc[("gP[1]", "1"), where] == pytest.approx(17 / 18, abs=1e-12)
+        assert at.loc[[(f"gP[{r}]", "1") for r in (2, 3, 5, 50)], where].isna().all()
+        if agp is None:
+            assert np.isnan(at.loc[("AgP", "1"), where]) and np.isnan(at.loc[("MAgP", "all"), where])
+        else:
+            assert at.loc[("AgP", "1"), where] == pytest.approx(agp, abs=1e-12)
+    same = np.isclose(table["value"], table["official"], rtol=0, atol=1e-9, equal_nan=True)
+    assert len(table) > 60 and same.all(), table[~same]
+
+
 @pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
+@example(seed=20494)  # a NaN gP at rank 3 of topic 2: its gP[5] ... NaN too (above)
 def test_random_split_topics_equal_inex_eval(tmp_path: Path, kind: str, seed: int) -> None:
     """A topic's lines cut in two around the next topic's. Where inex_eval 3.1 stops (an index
     error, an article met in the topic before), we still score the run (the measures page says
