@@ -19,3 +19,15 @@ def shared_data() -> Path:
             pytest.fail(f"{SHARED_DATA} is missing in CI")
         pytest.skip(f"{SHARED_DATA} is missing")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def stamped_demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo site built once, with the golden hashes' SOURCE_DATE_EPOCH
+    (``tests.site.test_build.build_demo``), for every test that checks it or compares another
+    build of the demo with it. Tests only read it (copy it to change it)."""
+    from tests.site.test_build import build_demo
+
+    out = tmp_path_factory.mktemp("demo") / "site"
+    assert build_demo(out) == 0
+    return out

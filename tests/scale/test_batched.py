@@ -79,14 +79,7 @@ def test_batched_formats_equal_one_shot(capsys, monkeypatch, options):
     assert [len(parts) >= 3 for parts in split] == [True], split
 
 
-@pytest.fixture(scope="module")
-def one_shot_demo(tmp_path_factory) -> Path:
-    site = tmp_path_factory.mktemp("one-shot") / "site"
-    assert build_demo(site) == 0
-    return site
-
-
-def test_batched_demo_site_equals_one_shot(tmp_path, one_shot_demo, monkeypatch):
+def test_batched_demo_site_equals_one_shot(tmp_path, stamped_demo_site, monkeypatch):
     """A budget the demo's runs fit in together but not their evaluation: the runs are read
     and evaluated in several batches, kept for the analyses, and every file is the same."""
     made = []
@@ -98,7 +91,7 @@ def test_batched_demo_site_equals_one_shot(tmp_path, one_shot_demo, monkeypatch)
     monkeypatch.setattr("builder.streaming.file_batches", recorded)
     assert build_demo(tmp_path / "batched", "--memory-budget", "8M") == 0
     assert max(len(groups) for groups in made) >= 3
-    assert compare_sites(one_shot_demo, tmp_path / "batched") == []
+    assert compare_sites(stamped_demo_site, tmp_path / "batched") == []
 
 
 # What reads the rankings again: the reliability pages and tables, the tie ranges on the
@@ -107,18 +100,18 @@ RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|index\.html|index\.leaderboa
                               r"adhoc/runs/[^/]*\.html|\.appendix-written)")
 
 
-def test_runs_not_kept_leave_out_only_the_analyses_of_rankings(tmp_path, one_shot_demo):
+def test_runs_not_kept_leave_out_only_the_analyses_of_rankings(tmp_path, stamped_demo_site):
     """A budget of one byte: every run in a batch of its own, dropped once evaluated. The
     scores, downloads and pages are the same; the analyses that score the rankings again are
     left out, and the reliability pages say so."""
     assert build_demo(tmp_path / "dropped", "--memory-budget", "1") == 0
-    differ = compare_sites(one_shot_demo, tmp_path / "dropped")
+    differ = compare_sites(stamped_demo_site, tmp_path / "dropped")
     assert differ and [name for name in differ if not RANKING_ANALYSES.fullmatch(name)] == []
     page = (tmp_path / "dropped" / "adhoc" / "reliability.html").read_text(encoding="utf-8")
     assert "evaluated in batches under a memory budget and were not kept" in page
     assert not (tmp_path / "dropped" / "adhoc" / "reliability.ties.csv").exists()
     same = "adhoc/reliability.error-rate.csv"  # it reads the scores only
-    assert (one_shot_demo / same).read_bytes() == (tmp_path / "dropped" / same).read_bytes()
+    assert (stamped_demo_site / same).read_bytes() == (tmp_path / "dropped" / same).read_bytes()
 
 
 def test_batches_follow_the_budget():

@@ -47,10 +47,9 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
     assert workers == 2 and len(groups) >= 2
 
 
-def test_distributed_demo_site_equals_local(tmp_path, scheduler):
-    assert build_demo(tmp_path / "local") == 0
+def test_distributed_demo_site_equals_local(tmp_path, scheduler, stamped_demo_site):
     assert build_demo(tmp_path / "cluster", "--scheduler", scheduler) == 0
-    assert compare_sites(tmp_path / "local", tmp_path / "cluster") == []
+    assert compare_sites(stamped_demo_site, tmp_path / "cluster") == []
 
 
 def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):

@@ -47,12 +47,11 @@ def golden_hashes(site: Path) -> dict[str, str]:
     return hashes
 
 
-@pytest.fixture(scope="module")
-def stamped_site(tmp_path_factory) -> Path:
-    """The demo site built with the fixed SOURCE_DATE_EPOCH of the golden hashes."""
-    out = tmp_path_factory.mktemp("demo") / "site"
-    assert build_demo(out) == 0
-    return out
+@pytest.fixture
+def stamped_site(stamped_demo_site) -> Path:
+    """The demo site built with the fixed SOURCE_DATE_EPOCH of the golden hashes (once for
+    the session, ``tests/conftest.py``)."""
+    return stamped_demo_site
 
 
 def test_two_builds_are_byte_identical(stamped_site, tmp_path):
