@@ -44,8 +44,8 @@ is estimated above 8 MB read and evaluated a few topics at a time (``builder.top
 1 byte (a part per topic, 1,700 evaluations) took 20 times as long and checks no more."""
 
 
-def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch):
-    one_shot = evaluate_output(capsys)
+def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robust03_one_shot):
+    one_shot = robust03_one_shot
     split = []
     monkeypatch.setattr("builder.topic_parts.split_by_topics", recorded(split, split_by_topics))
     assert evaluate_output(capsys, "--memory-budget", BUDGET) == one_shot

@@ -25,13 +25,14 @@ def scheduler():
         yield cluster.scheduler_address
 
 
-def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler):
-    local = evaluate_output(capsys)
+def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust03_one_shot):
     # A budget of a few runs: several batches, sent to both workers.
-    assert evaluate_output(capsys, "--scheduler", scheduler, "--memory-budget", "300M") == local
+    assert (evaluate_output(capsys, "--scheduler", scheduler, "--memory-budget", "300M")
+            == robust03_one_shot)
 
 
-def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch):
+def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch,
+                                                  robust03_one_shot):
     from builder.batching import even_batches
 
     made = []
@@ -41,8 +42,7 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
         return made[-1][1]
 
     monkeypatch.setattr("builder.batching.even_batches", recorded)
-    local = evaluate_output(capsys)
-    assert evaluate_output(capsys, "--scheduler", scheduler) == local
+    assert evaluate_output(capsys, "--scheduler", scheduler) == robust03_one_shot
     (workers, groups), = made
     assert workers == 2 and len(groups) >= 2
 
