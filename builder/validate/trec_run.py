@@ -35,6 +35,8 @@ def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
         categorical = pd.Categorical(series)
     codes, categories = categorical.codes, categorical.categories.tolist()
     used = np.flatnonzero(np.bincount(codes, minlength=len(categories)))
+    if len(used) == len(categories):  # as read: every category occurs, no renumbering
+        return codes, [str(c) for c in categories]
     renumbered = np.full(len(categories), -1, dtype=np.int64)
     renumbered[used] = np.arange(len(used))
     return renumbered[codes], [str(categories[i]) for i in used]
@@ -108,8 +110,11 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
 
 def _duplicates(table: pd.DataFrame, file: str, topic_codes: np.ndarray) -> list[Finding]:
     """One error per line repeating a (topic, docno) pair of an earlier line."""
-    rows = table.iloc[repeated_rows(topic_codes, as_chunked(table["doc"]))]
+    repeated = repeated_rows(topic_codes, as_chunked(table["doc"]))
     release_read_memory(len(table))  # the docnos' encodings
+    if not len(repeated):  # taking no row still joins the docno column's chunks
+        return []
+    rows = table.iloc[repeated]
     return [
         Finding(file, int(line), "error", f"document {doc} appears twice for topic {topic}")
         for line, topic, doc in zip(rows["line"], rows["topic"], rows["doc"])
