@@ -24,8 +24,9 @@ def parse_fields(data: bytes | pa.Buffer, names: list[str], delimiter: str,
                  types: dict[str, pa.DataType], include: list[str] | None = None,
                  odd: list | None = None) -> pa.Table:
     """Every field of ``data`` in one thread; columns without a type in ``types`` are large
-    strings. Rows of another width are left out and put in ``odd`` (line, text) when it is
-    given."""
+    strings, no text is read as null. Rows of another width are left out and put in ``odd``
+    (line, text) when it is given; a field that does not read as its type raises
+    ``pyarrow.ArrowInvalid``."""
 
     def set_aside(row: pa_csv.InvalidRow) -> str:
         odd.append((row.number, row.text))
@@ -45,6 +46,7 @@ def parse_fields(data: bytes | pa.Buffer, names: list[str], delimiter: str,
         ),
         convert_options=pa_csv.ConvertOptions(
             column_types={n: types.get(n, pa.large_string()) for n in names},
+            null_values=[],
             strings_can_be_null=False,
             quoted_strings_can_be_null=False,
             include_columns=include,

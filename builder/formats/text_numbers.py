@@ -23,14 +23,15 @@ _NON_FINITE = re.compile(NON_FINITE, re.IGNORECASE)
 
 
 def number_columns(table: pa.Table, layout: TextLayout) -> pa.Table:
-    """The ``float64`` columns of ``layout``, read as text, as numbers: a value that is not a
-    finite number as ``FINITE_NUMBER`` says (nor ``nan`` nor ``inf``) becomes null, so that
-    ``suspect_rows`` sends its line through the careful rules. One cast when every value
-    reads (Arrow's cast and CSV reader parse numbers alike)."""
+    """The ``float64`` columns of ``layout`` read as text (not those Arrow parsed as numbers
+    already), as numbers: a value that is not a finite number as ``FINITE_NUMBER`` says (nor
+    ``nan`` nor ``inf``) becomes null, so that ``suspect_rows`` sends its line through the
+    careful rules. One cast when every value reads (Arrow's cast and CSV reader parse
+    numbers alike)."""
     for name in layout.names:
-        if layout.type_of(name) != pa.float64():
-            continue
         text = table.column(name)
+        if layout.type_of(name) != pa.float64() or text.type == pa.float64():
+            continue
         try:
             numbers = pc.cast(text, pa.float64())
         except pa.ArrowInvalid:

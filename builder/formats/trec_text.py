@@ -139,13 +139,19 @@ def _blocks(data: Mapped) -> list[tuple[int, int]]:
 def _parse_block(data: Mapped, block: tuple[int, int], layout: TextLayout, delimiter: str,
                  width: int) -> _Block:
     """One byte range parsed at the usual width, in one thread (so Arrow numbers the lines it
-    sets aside); number columns as text turned to numbers by ``number_columns``."""
+    sets aside). Number columns are parsed as numbers; when a value does not read (Arrow
+    then gives up on the whole range) the range is parsed again with them as text, turned
+    to numbers by ``number_columns`` (which reads numbers as Arrow's parser does)."""
     start, end = block
     names = layout.names + [f"extra {i}" for i in range(width - len(layout.names))]
-    text_types = {n: t for n, t in layout.types.items() if t != pa.float64()}
+    text = pa.py_buffer(data).slice(start, end - start)
     odd: list[tuple[int | None, str]] = []
-    table = parse_fields(pa.py_buffer(data).slice(start, end - start), names, delimiter,
-                         text_types, layout.names, odd)
+    try:
+        table = parse_fields(text, names, delimiter, layout.types, layout.names, odd)
+    except pa.ArrowInvalid:  # a number that does not read: every column as text
+        odd.clear()
+        text_types = {n: t for n, t in layout.types.items() if t != pa.float64()}
+        table = parse_fields(text, names, delimiter, text_types, layout.names, odd)
     line_ends = count_of(data, b"\n", start, end) if end < len(data) else 0
     return _Block(start, end, number_columns(table, layout), odd, line_ends)
 
