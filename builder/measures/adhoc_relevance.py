@@ -43,13 +43,15 @@ def relevance_by_row(run_topic: np.ndarray, run_docs: pa.ChunkedArray,
         return _relevance_at_once(run_topic, run_docs, qrels_topic, qrels_docs, judged_rel)
     out = np.empty(len(run_topic), judged_rel.dtype)
     local = np.zeros(n_topics, np.int64)  # a topic's position among its piece's topics
+    # Taking from chunks joins them: once here, not once per piece (one chunk: as it is).
+    docs = qrels_docs.chunk(0) if qrels_docs.num_chunks == 1 else qrels_docs.combine_chunks()
     for start, end, topics in pieces:
         rows = by_topic[_ranges(bounds[topics], bounds[topics + 1])]
         local[topics] = np.arange(len(topics))
         out[start:end] = _relevance_in_piece(
             local[run_topic[start:end]], run_docs.slice(start, end - start),
-            local[qrels_topic[rows]], qrels_docs.take(pa.array(rows)).combine_chunks(),
-            judged_rel[rows], len(topics))
+            local[qrels_topic[rows]], docs.take(pa.array(rows)), judged_rel[rows],
+            len(topics))
     return out
 
 
