@@ -145,12 +145,13 @@ def join_cells(parts: list[CellScores], by: str) -> CellScores:
     if len(set(topics)) != len(topics):
         raise ValueError("parts by topics must not share a topic")
     where = {topic: i for i, topic in enumerate(topics)}
+    columns = [[where[t] for t in part.topics] for part in parts]  # once, not per measure
     n_runs = len(first.runs)
 
     def grid(arrays: list[np.ndarray]) -> np.ndarray:
         out = np.empty((n_runs, len(topics)), dtype=arrays[0].dtype)
-        for part, array in zip(parts, arrays):
-            out[:, [where[t] for t in part.topics]] = array.reshape(n_runs, len(part.topics))
+        for part_columns, array in zip(columns, arrays):
+            out[:, part_columns] = array.reshape(n_runs, len(part_columns))
         return out.ravel()
 
     values = {name: grid([part.values[name] for part in parts]) for name in first.values}
@@ -198,8 +199,8 @@ def _topics_in_line_order(topic: pd.Series, judged: set[str]) -> list[str]:
     if isinstance(topic.dtype, pd.CategoricalDtype):
         codes = topic.cat.codes.to_numpy()
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else []
-        categories = topic.cat.categories
-        order = [str(categories[code]) for code in pd.unique(codes[starts]) if code >= 0]
+        first = pd.unique(codes[starts])
+        order = [str(t) for t in topic.cat.categories[first[first >= 0]]]  # one lookup
     else:
         order = [str(value) for value in pd.unique(topic)]
     seen = [t for t in order if t in judged]
@@ -208,7 +209,12 @@ def _topics_in_line_order(topic: pd.Series, judged: set[str]) -> list[str]:
 
 def _rows_of_topics(runs: pd.DataFrame, topics: list[str]) -> pd.DataFrame:
     """The lines of ``runs`` for ``topics``: a slice when they are one stretch of rows."""
-    rows = np.flatnonzero(runs["topic"].isin(topics).to_numpy())
+    topic = runs["topic"]
+    if isinstance(topic.dtype, pd.CategoricalDtype):  # looked up once per category
+        wanted = np.append(topic.cat.categories.isin(topics), False)  # code -1: no value
+        rows = np.flatnonzero(wanted[topic.cat.codes.to_numpy()])
+    else:
+        rows = np.flatnonzero(topic.isin(topics).to_numpy())
     if len(rows) and rows[-1] - rows[0] + 1 == len(rows):
         return runs.iloc[rows[0]:rows[-1] + 1]
     return runs.take(rows)
