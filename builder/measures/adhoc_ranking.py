@@ -164,8 +164,10 @@ def run_order(values: pd.Series) -> list[str]:
 
 def ranking_order(
     cell: np.ndarray, score: np.ndarray, doc: np.ndarray | Callable[[np.ndarray], np.ndarray]
-) -> np.ndarray:
-    """Row order by cell, then score descending, then doc code descending (comp_sim_docno).
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row order by cell, then score descending, then doc code descending (comp_sim_docno);
+    with the cells in that order and, per row in that order, whether its cell and score are
+    the previous row's (a tie broken by docno), which the sort finds on its way.
 
     ``doc``: codes in the documents' byte order per row, or a function giving such codes
     for some rows (consistent among them), asked only for the rows tied with another.
@@ -191,8 +193,8 @@ def ranking_order(
         tie_doc = doc[order[in_tie]] if isinstance(doc, np.ndarray) else doc(order[in_tie])
         n_docs = int(tie_doc.max()) + 1
         by_doc = np.argsort(group * n_docs + (n_docs - 1 - tie_doc), kind="stable")
-        order[in_tie] = order[in_tie][by_doc]
-    return order
+        order[in_tie] = order[in_tie][by_doc]  # within ties: their cells and scores stay
+    return order, sorted_cell, tied
 
 
 def judge_rankings(
@@ -221,12 +223,11 @@ def judge_rankings(
                            qrels_rel)
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
-    order = ranking_order(cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
-    cell, rel, score = cell[order], rel[order], score[order]
+    order, cell, tied = ranking_order(
+        cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
+    rel = rel[order]
     row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
-    del order
-    tied = np.r_[False, (cell[1:] == cell[:-1]) & (score[1:] == score[:-1])]
-    del score
+    del order, score
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(cell)])
     rank = np.arange(1, len(cell) + 1, dtype=np.int32) - np.repeat(starts.astype(np.int32), sizes)
