@@ -218,11 +218,11 @@ def judge_rankings(
         run_docs = run_docs.filter(pa.array(kept))
     qrels_topic = _codes_in(qrels["topic"], topics)
     qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
-    # Byte order is needed only between tied rows, and computed for them alone.
     rel = relevance_by_row(run_topic, run_docs, qrels_topic, _as_chunked(qrels["doc"]),
                            qrels_rel)
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
+    # Byte order is needed only between tied rows, and computed for them alone.
     order, cell, tied = ranking_order(
         cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
     rel = rel[order]
