@@ -13,9 +13,7 @@ it, or ``UNJUDGED`` when the qrels give it a negative relevance (in the pool, no
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -28,6 +26,7 @@ from builder.measures.adhoc_relevance import (  # noqa: F401 (the rel codes, rea
     relevance_by_row,
     stable_order,
 )
+from builder.measures.docno_order import as_large_strings, byte_order_codes, take_rows
 
 
 @dataclass
@@ -69,56 +68,6 @@ class JudgedRanking:
         return np.tile(np.arange(len(self.topics)), len(self.runs))
 
 
-def _as_chunked(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    array = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values)
-    array = array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
-    return array.cast(pa.large_string()) if array.type != pa.large_string() else array
-
-
-def _dictionary_codes(values: pa.ChunkedArray) -> tuple[np.ndarray, pa.Array]:
-    """Dictionary indices (int32) of all chunks, and the shared dictionary."""
-    encoded = pc.dictionary_encode(values)
-    if encoded.num_chunks == 0:
-        return np.zeros(0, np.int32), pa.array([], pa.large_string())
-    indices = np.concatenate([c.indices.to_numpy() for c in encoded.chunks])
-    return indices.astype(np.int32, copy=False), encoded.chunks[-1].dictionary
-
-
-ENCODE_THREADS = 2
-"""Parts of a string column hashed at once (Arrow releases the GIL while it hashes)."""
-
-
-def _byte_order_codes(values: pa.ChunkedArray) -> np.ndarray:
-    """Integer codes of the strings whose order is the strings' byte order.
-
-    The chunks are split into ``ENCODE_THREADS`` parts encoded in parallel; their (small)
-    dictionaries are then merged and sorted once.
-    """
-    parts = _split_chunks(values, ENCODE_THREADS)
-    with ThreadPoolExecutor(len(parts)) as pool:
-        encoded = list(pool.map(_dictionary_codes, parts))
-    merged, dictionary = _dictionary_codes(pa.chunked_array([d for _, d in encoded], values.type))
-    order = pc.sort_indices(dictionary).to_numpy()
-    position = np.empty(len(order), np.int32)
-    position[order] = np.arange(len(order), dtype=np.int32)
-    codes = np.empty(len(values), np.int32)
-    row, first = 0, 0
-    for indices, part_dictionary in encoded:
-        codes[row:row + len(indices)] = position[merged[first:first + len(part_dictionary)]][indices]
-        row, first = row + len(indices), first + len(part_dictionary)
-    return codes
-
-
-def _split_chunks(values: pa.ChunkedArray, parts: int) -> list[pa.ChunkedArray]:
-    """``values`` cut into at most ``parts`` runs of whole chunks of about equal length."""
-    sizes = np.cumsum([len(c) for c in values.chunks])
-    if not len(sizes) or parts <= 1:
-        return [values]
-    bounds = np.searchsorted(sizes, np.arange(1, parts) * sizes[-1] / parts) + 1
-    edges = [0, *sorted(set(bounds.tolist()) - {0, len(sizes)}), len(sizes)]
-    return [pa.chunked_array(values.chunks[a:b], values.type) for a, b in pairwise(edges)]
-
-
 def _codes_in(values: pd.Series, categories: list[str]) -> np.ndarray:
     """Index of each value in ``categories`` (-1 when absent).
 
@@ -131,7 +80,7 @@ def _codes_in(values: pd.Series, categories: list[str]) -> np.ndarray:
         return np.append(lookup, -1).astype(np.int32)[values.cat.codes.to_numpy()]
     ends, stretch_values = [], []
     offset = 0
-    for chunk in _as_chunked(values).chunks:
+    for chunk in as_large_strings(values).chunks:
         if not len(chunk):
             continue
         encoded = pc.run_end_encode(chunk)
@@ -151,7 +100,7 @@ def _stretch_values(values: pd.Series) -> list[str]:
         starts = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if len(codes) else []
         return [str(values.cat.categories[code]) for code in codes[starts]]
     found: list[str] = []
-    for chunk in _as_chunked(values).chunks:
+    for chunk in as_large_strings(values).chunks:
         if len(chunk):
             found += pc.run_end_encode(chunk).values.to_pylist()
     return found
@@ -212,19 +161,19 @@ def judge_rankings(
     kept = run_topic >= 0
     run_index = _codes_in(runs["run"], run_names)
     score = runs["score"].to_numpy(dtype=np.float64)
-    run_docs = _as_chunked(runs["doc"])
+    run_docs = as_large_strings(runs["doc"])
     if not kept.all():  # copies only when some lines are for unjudged topics
         run_topic, run_index, score = run_topic[kept], run_index[kept], score[kept]
         run_docs = run_docs.filter(pa.array(kept))
     qrels_topic = _codes_in(qrels["topic"], topics)
     qrels_rel = qrels["rel"].to_numpy(dtype=np.int64)
-    rel = relevance_by_row(run_topic, run_docs, qrels_topic, _as_chunked(qrels["doc"]),
+    rel = relevance_by_row(run_topic, run_docs, qrels_topic, as_large_strings(qrels["doc"]),
                            qrels_rel)
     cell = run_index * np.int32(len(topics)) + run_topic
     del run_index, run_topic
     # Byte order is needed only between tied rows, and computed for them alone.
     order, cell, tied = ranking_order(
-        cell, score, lambda rows: _byte_order_codes(run_docs.take(rows)))
+        cell, score, lambda rows: byte_order_codes(take_rows(run_docs, rows)))
     rel = rel[order]
     row = (np.flatnonzero(kept)[order] if not kept.all() else order) if keep_rows else None
     del order, score
