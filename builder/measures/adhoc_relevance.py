@@ -19,6 +19,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from builder.measures.docno_order import dictionary_codes
+
 NOT_IN_POOL = -1
 UNJUDGED = -2
 
@@ -109,10 +111,7 @@ def _relevance_at_once(run_topic: np.ndarray, run_docs: pa.ChunkedArray,
                        qrels_topic: np.ndarray, qrels_docs: pa.ChunkedArray,
                        judged_rel: np.ndarray) -> np.ndarray:
     """``relevance_by_row`` with one hash table of every judged docno."""
-    encoded = pc.dictionary_encode(qrels_docs)
-    dictionary = encoded.chunks[-1].dictionary if encoded.num_chunks else \
-        pa.array([], qrels_docs.type)
-    qrels_doc = _numpy(pa.chunked_array([c.indices for c in encoded.chunks], pa.int32()))
+    qrels_doc, dictionary = dictionary_codes(qrels_docs)
     n_docs = len(dictionary) + 1  # the last code: a document the qrels do not list
     run_doc = _numpy(pc.fill_null(pc.index_in(run_docs, value_set=dictionary), n_docs - 1))
     n_topics = int(max(run_topic.max(initial=-1), qrels_topic.max(initial=-1))) + 1

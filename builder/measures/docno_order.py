@@ -12,10 +12,12 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from builder.formats.repeated_pairs import as_chunked
+
 
 def as_large_strings(values: pd.Series | pa.Array | pa.ChunkedArray) -> pa.ChunkedArray:
-    array = values if isinstance(values, (pa.Array, pa.ChunkedArray)) else pa.array(values)
-    array = array if isinstance(array, pa.ChunkedArray) else pa.chunked_array([array])
+    """A text column as an Arrow chunked array of large strings (not copied when it is one)."""
+    array = as_chunked(values)
     return array.cast(pa.large_string()) if array.type != pa.large_string() else array
 
 
