@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -25,7 +26,6 @@ from builder.formats.trec_text import read_bytes, read_text_table
 RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
 RUN_COLUMNS = ["topic", "doc", "score", "tag", "line"]
 CATEGORY = pa.dictionary(pa.int32(), pa.string())
-
 
 
 @dataclass
@@ -52,25 +52,69 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
         ignored=("q0", "rank"),
         atof=atof,
     )
-    score = text.table.column("score")
-    table = pa.table(
-        {
-            "topic": _categories(text.table.column("topic")),
-            "doc": text.table.column("doc"),
-            "score": score,
-            "tag": _categories(text.table.column("tag")),
-            "line": pa.array(text.lines),
-        }
-    )
-    # One block per column: consolidating the number columns into one 2-D block costs more
-    # than the read's parse of a small file (TREC-COVID round 1's 143 runs: 0.33 -> 0.09 s).
-    frame, findings = table.to_pandas(split_blocks=True), list(text.findings)
-    del table, text, score  # the parse's columns, now copied or shared by the frame
+    frame, findings = _frame(text.table, text.lines), list(text.findings)
+    del text  # the parse's columns, now copied or shared by the frame
     release_read_memory(len(frame))
     return RunFile(frame, findings)
 
 
-def _categories(column: pa.ChunkedArray) -> pa.ChunkedArray:
+def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
+    """The parsed columns as the run table. A file parsed in one block goes through Arrow's
+    conversion, one call for every column (one block per column: consolidating the number
+    columns into one 2-D block cost more than the parse of a small file; TREC-COVID round
+    1's 143 runs: 0.33 -> 0.09 s). A file parsed in many blocks (a large one, on every
+    core) is converted column by column here, each block's values copied once into place:
+    Arrow's conversion of its categories cost a 10M-line run 0.2-0.3 s more, on one core."""
+    if read.column("topic").num_chunks <= 1:
+        return pa.table({
+            "topic": _encoded(read.column("topic")), "doc": read.column("doc"),
+            "score": read.column("score"), "tag": _encoded(read.column("tag")),
+            "line": pa.array(lines),
+        }).to_pandas(split_blocks=True)
+    return pd.DataFrame({
+        "topic": _categorical(read.column("topic")),
+        "doc": read.select(["doc"]).to_pandas()["doc"],  # the text as pandas holds it
+        "score": _numbers(read.column("score")),
+        "tag": _categorical(read.column("tag")),
+        "line": lines,
+    }, copy=False)
+
+
+def _categorical(column: pa.ChunkedArray) -> pd.Categorical:
+    """The column as a pandas categorical, its categories in the order first met (as Arrow's
+    ``to_pandas`` makes it). Made here because Arrow's conversion transposes each block's
+    indices into a new array, then pandas narrows them into another: a 10M-line run's tag
+    column took 0.1-0.16 s, against 0.01 s for one copy of the unified indices into codes of
+    the narrowest type."""
+    column = _encoded(column).unify_dictionaries()
+    categories = column.chunk(0).dictionary  # every block's, once unified
+    codes = np.empty(len(column), code_type(len(categories)))
+    start = 0
+    for chunk in column.chunks:  # one per block of the file read
+        codes[start:start + len(chunk)] = chunk.indices.to_numpy(zero_copy_only=False)
+        start += len(chunk)
+    return pd.Categorical.from_codes(codes, categories=pd.Index(categories.to_pandas()),
+                                     validate=False)
+
+
+def _encoded(column: pa.ChunkedArray) -> pa.ChunkedArray:
     """The column dictionary-encoded (the careful path of the text reader gives plain text)."""
     return column if pa.types.is_dictionary(column.type) else pc.dictionary_encode(column)
 
+
+def recategorised(values: pd.Categorical, dtype: pd.CategoricalDtype) -> pd.Categorical:
+    """``values`` under ``dtype``, whose categories hold all of theirs: looked up once per
+    category, the codes made at the width pandas keeps them (not made wide, then narrowed)."""
+    lookup = dtype.categories.get_indexer(values.categories)
+    return pd.Categorical.from_codes(lookup.astype(code_type(len(dtype.categories)))[
+        values.codes], dtype=dtype, validate=False)
+
+
+def code_type(count: int) -> type[np.signedinteger]:
+    """The narrowest codes pandas uses for ``count`` categories."""
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64) if count < np.iinfo(t).max)
+
+
+def _numbers(column: pa.ChunkedArray) -> np.ndarray:
+    """A float column of no nulls as one array: its blocks copied once, side by side."""
+    return np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in column.chunks])

@@ -25,7 +25,7 @@ from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from builder.findings import Finding, InputError
 from builder.formats.trec_qrels import read_trec_qrels
-from builder.formats.trec_run import RunFile, read_trec_run
+from builder.formats.trec_run import RunFile, code_type, read_trec_run, recategorised
 from builder.measures import adhoc as measures
 from builder.measures.adhoc_curves import RECALL_AXIS, curve_points, uninterpolated_precision
 from builder.measures.adhoc_interpolation import Interpolation
@@ -129,10 +129,8 @@ def name_reads(paths: Sequence[Path], files: list[RunFile], qrels: pd.DataFrame,
         table = file.table
         if table is None:
             continue
-        read = table["topic"].array
-        codes = topic_type.categories.get_indexer(read.categories)[read.codes]
-        table["topic"] = pd.Categorical.from_codes(codes, dtype=topic_type, validate=False)
-        code = np.full(len(table), run_codes[name], dtype=np.int32)
+        table["topic"] = recategorised(table["topic"].array, topic_type)
+        code = np.full(len(table), run_codes[name], dtype=code_type(len(run_codes)))
         table.insert(0, "run", pd.Categorical.from_codes(code, dtype=run_type, validate=False))
     return [
         RunRead(str(path), name, file.table, file.findings + naming)

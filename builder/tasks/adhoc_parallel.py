@@ -208,16 +208,21 @@ def _topics_in_line_order(topic: pd.Series, judged: set[str]) -> list[str]:
 
 
 def _rows_of_topics(runs: pd.DataFrame, topics: list[str]) -> pd.DataFrame:
-    """The lines of ``runs`` for ``topics``: a slice when they are one stretch of rows."""
+    """The lines of ``runs`` for ``topics``: a slice when they are one stretch of rows (found
+    from the mask's ends and count, without listing its rows: a 10M-line run's range was
+    0.1 s of listing, and the list 40 MB)."""
     topic = runs["topic"]
     if isinstance(topic.dtype, pd.CategoricalDtype):  # looked up once per category
         wanted = np.append(topic.cat.categories.isin(topics), False)  # code -1: no value
-        rows = np.flatnonzero(wanted[topic.cat.codes.to_numpy()])
+        mask = wanted[topic.cat.codes.to_numpy()]
     else:
-        rows = np.flatnonzero(topic.isin(topics).to_numpy())
-    if len(rows) and rows[-1] - rows[0] + 1 == len(rows):
-        return runs.iloc[rows[0]:rows[-1] + 1]
-    return runs.take(rows)
+        mask = topic.isin(topics).to_numpy()
+    count = int(np.count_nonzero(mask))
+    if count:
+        first, last = int(mask.argmax()), len(mask) - int(mask[::-1].argmax())
+        if last - first == count:
+            return runs.iloc[first:last]
+    return runs.take(np.flatnonzero(mask))
 
 
 def _join_judged(cells: CellScores, parts: list[JudgedRanking]) -> JudgedRanking:
