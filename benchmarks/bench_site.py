@@ -37,7 +37,7 @@ REPETITIONS = 3
 
 def evaluation_alone(config: Path) -> dict:
     """Read, validate and evaluate every run of the config's tasks (no pages)."""
-    from builder.config import load_config
+    from builder.config_loading import load_config
     from builder.pipeline import evaluate_task, read_task, validate_task
 
     start = time.perf_counter()

@@ -18,7 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from builder.config import SiteSpec, load_config
+from builder.config import SiteSpec
+from builder.config_loading import load_config
 from builder.findings import sort_findings
 from builder.pipeline import Scale, TaskInputs, evaluate_task, read_task, validate_task
 

@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from builder.batching import SchedulerError
     from builder.build import Progress, StrictError, build
-    from builder.config import ConfigError
+    from builder.config_loading import ConfigError
     from builder.pipeline import InputError
     from builder.site.publish import PublishError
     from builder.team import TeamError

@@ -165,7 +165,7 @@ def _assessments(path: Path) -> object:
 
 
 def _config(path: Path) -> object:
-    from builder.config import load_config
+    from builder.config_loading import load_config
 
     return load_config(path)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from builder.analysis import analyse
-from builder.config import load_config
+from builder.config_loading import load_config
 from builder.pipeline import evaluate_task, read_task, validate_task
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
 from builder.site.site import render_site

@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.config import ConfigError, load_config
+from builder.config_loading import ConfigError, load_config
 from builder.pipeline import read_task, validate_task
 from tests.site.conftest import DEMO_CONFIG
 from tests.site.test_config import VALID, write_campaign

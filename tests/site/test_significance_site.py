@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.config import load_config
+from builder.config_loading import load_config
 from builder.pipeline import read_task, validate_task
 from tests.site.conftest import DEMO_CONFIG
 
