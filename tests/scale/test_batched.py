@@ -13,7 +13,7 @@ from builder.batching import batches, even_batches, parse_size
 from builder.cli import main
 from builder.scores import RunRead
 from builder.streaming import file_batches
-from builder.topic_parts import split_by_topics
+from builder.topic_part_files import split_by_topics
 from tests.scale.site_compare import compare_sites
 from tests.site.test_build import build_demo
 

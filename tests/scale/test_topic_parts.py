@@ -13,7 +13,7 @@ import pytest
 
 from builder import topic_parts
 from builder.cli import main
-from builder.topic_parts import split_by_topics
+from builder.topic_part_files import split_by_topics
 
 ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
 QRELS = ROBUST03 / "robust03_qrels.txt"
