@@ -14,6 +14,7 @@ and marks text inside each. Every retrieved article gets a score S(d) in [0, 1]
 - ``best``: the distance score of the entry point (eq. 8-10, ``builder.measures.best_entry``).
 
 inex_eval counts retrieved text (``ret_size``, ``rel_ret_size``) for ``-r`` and ``-i`` only.
+The family's measures are declared in ``builder.measures.in_context_declarations``.
 """
 
 from __future__ import annotations
@@ -27,17 +28,10 @@ import pandas as pd
 
 from builder.formats.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex_qrels import InexQrels
+from builder.measures import in_context_declarations  # noqa: F401 (declares the measures)
 from builder.measures.best_entry import UNKNOWN_ENTRY, BepScore, best_entry_scores
-from builder.measures.bibliography import cite
-from builder.measures.generalized_precision import (
-    FAMILY,
-    RANKS,
-    ShortRuns,
-    generalized_scores,
-    recall_point_names,
-)
+from builder.measures.generalized_precision import RANKS, ShortRuns, generalized_scores
 from builder.measures.passage_overlap import HighlightIndex
-from builder.measures.registry import Aggregation, Measure, register
 from builder.measures.split_topics import rank_split_topics, split_runs
 from builder.measures.tolerance_reading import (
     UNKNOWN_PASSAGE_LENGTH,
@@ -46,10 +40,6 @@ from builder.measures.tolerance_reading import (
 )
 
 ArticleScore = Literal["relevant", "restricted", "best"]
-NO_RELEVANT_TEXT = (
-    "A topic without relevant text: inex_eval 3.1 prints NaN for its gR[r] and AgP (0/0), "
-    "which makes their means (MAgP) NaN; appendix prints 0 so that a mean stays readable on a "
-    "leaderboard (option no_relevant_text: nan prints inex_eval's NaN).")
 ARTICLE_SCORE_COLUMNS = ["run", "topic", "rank", "file", "score"]
 
 
@@ -275,41 +265,3 @@ def _span(qrels: InexQrels, passages: pd.DataFrame, retrieved: pd.DataFrame) -> 
         retrieved["doc_chars"].max(),
     ]
     return int(np.nanmax([0 if pd.isna(x) else x for x in ends])) + 2
-
-
-def _declare() -> None:
-    counts = {
-        "num_ret": "retrieved articles",
-        "num_rel": "relevant articles in the qrels",
-        "num_rel_ret": "relevant articles retrieved",
-        "ret_size": "retrieved characters (relevant in context tasks only)",
-        "rel_size": "relevant characters in the qrels",
-        "rel_ret_size": "relevant characters retrieved (relevant in context tasks only)",
-    }
-    for name, description in counts.items():
-        register(Measure(name, FAMILY, description, "inex_eval 3.1", aggregation=Aggregation.SUM))
-    register(Measure("num_q", FAMILY, "topics evaluated", "inex_eval 3.1", aggregation=Aggregation.COUNT))
-    short = "inex_eval 3.1 reports gP[n] for a topic with n < r articles; option: the sum of eq. 11 of Kamps et al. 2008 divided by r"
-    for r in RANKS:
-        register(Measure(f"gP[{r}]", FAMILY, f"generalized precision at rank {r}",
-                         cite("kamps2008", "eq. 11"), {"rank": r}, short))
-        register(Measure(f"gR[{r}]", FAMILY, f"generalized recall at rank {r}",
-                         cite("kamps2008", "eq. 12"), {"rank": r},
-                         f"inex_eval 3.1: gR[n] when n < r. {NO_RELEVANT_TEXT}"))
-    article_scores = (
-        "article score: F-beta, beta = 0.25 as inex_eval 3.1 (Kamps et al. 2008: beta = 1); restricted: "
-        "precision read with a tolerance of 300 irrelevant characters; best in context: "
-        "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
-    )
-    register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
-                     differs=f"{article_scores}. {NO_RELEVANT_TEXT}"))
-    register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT}",
-                     per_topic="AgP"))
-    for point, name in enumerate(recall_point_names()):
-        register(Measure(name, FAMILY, "interpolated generalized precision at recall "
-                         f"{point / 10:.1f} (mean over topics)", "inex_eval 3.1",
-                         {"recall": point / 10}))
-
-
-_declare()

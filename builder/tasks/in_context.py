@@ -22,13 +22,8 @@ import pandas as pd
 from pydantic import ConfigDict, Field
 
 from builder.formats.inex_qrels import InexQrels, read_inex_qrels
-from builder.measures.generalized_precision import RANKS
-from builder.measures.in_context import (
-    FAMILY,
-    ArticleScore,
-    InContextSettings,
-    evaluate_in_context,
-)
+from builder.measures.generalized_precision import FAMILY, RANKS
+from builder.measures.in_context import ArticleScore, InContextSettings, evaluate_in_context
 from builder.scores import Evaluation, RunRead
 from builder.tasks import TaskKind
 from builder.tasks.eprum_option import EprumBlockOptions, eprum_extras
