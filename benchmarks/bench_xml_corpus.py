@@ -35,7 +35,8 @@ import numpy as np
 from builder.demo.xml_articles import write_articles
 from builder.formats.element_resolve import resolve_element_run
 from builder.formats.element_run import read_element_run
-from builder.formats.xml_corpus import CHUNK_ARTICLES, CorpusIndex, _index_chunk, build_index
+from builder.formats.xml_corpus_index import CorpusIndex
+from builder.formats.xml_index_build import CHUNK_ARTICLES, _index_chunk, build_index
 
 
 def cpu_seconds() -> float:

@@ -32,7 +32,8 @@ def run(args: argparse.Namespace) -> int:
     from builder.findings import has_error, sort_findings
     from builder.formats.element_convert import convert_run
     from builder.formats.source import write_output
-    from builder.formats.xml_corpus import CorpusError, open_index
+    from builder.formats.xml_corpus import CorpusError
+    from builder.formats.xml_corpus_index import open_index
 
     try:
         index = open_index(args.corpus, cache_dir=args.cache)

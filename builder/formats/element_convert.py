@@ -15,7 +15,7 @@ from lxml import etree
 
 from builder.findings import Finding
 from builder.formats.passage_run import PassageRunReader
-from builder.formats.xml_corpus import CorpusIndex
+from builder.formats.xml_corpus_index import CorpusIndex
 
 
 def _deepest_elements(fol: pd.DataFrame, index: CorpusIndex) -> pd.Series:

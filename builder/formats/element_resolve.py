@@ -22,7 +22,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
-from builder.formats.xml_corpus import MALFORMED, CorpusIndex
+from builder.formats.xml_corpus_index import CorpusIndex
+from builder.formats.xml_index_build import MALFORMED
 from builder.formats.xml_node_keys import NodeKeys
 
 _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"

@@ -17,7 +17,8 @@ from builder.findings import Finding
 from builder.formats.element_resolve import normalise_paths, resolve_element_run
 from builder.formats.element_run import looks_like_xml, read_element_run
 from builder.formats.fol_run import read_fol_run
-from builder.formats.xml_corpus import CorpusError, CorpusIndex, open_index
+from builder.formats.xml_corpus import CorpusError
+from builder.formats.xml_corpus_index import CorpusIndex, open_index
 
 FOL_FIELDS = 8
 

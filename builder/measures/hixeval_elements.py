@@ -32,7 +32,7 @@ from builder.measures.passage_ranking import RankedPassages, highlight_index
 
 if TYPE_CHECKING:  # an annotation only: the XML corpus (lxml, processes) is not imported with
     # the measures, which every command imports
-    from builder.formats.xml_corpus import CorpusIndex
+    from builder.formats.xml_corpus_index import CorpusIndex
 
 
 def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:

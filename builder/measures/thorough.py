@@ -73,7 +73,7 @@ def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
     seen = np.where(element, element_seen_rsize(ranked), seen)
     if alpha >= 1 or corpus is None:
         return seen, None
-    from builder.formats.xml_corpus import open_index  # lxml and processes: only when asked
+    from builder.formats.xml_corpus_index import open_index  # lxml and processes: only when asked
 
     across = trel_across_elements(derive_element_assessments(qrels, open_index(corpus)),
                                   ranked.topics)

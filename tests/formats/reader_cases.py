@@ -125,7 +125,7 @@ def _element_reader() -> object:
     """One reader over a two-article corpus written in the scratch folder (its index cached
     there too), so element paths are resolved as well as read."""
     from builder.formats.passage_run import PassageRunReader
-    from builder.formats.xml_corpus import open_index
+    from builder.formats.xml_corpus_index import open_index
 
     corpus = _folder() / "corpus"
     corpus.mkdir(exist_ok=True)

@@ -11,7 +11,7 @@ from builder.cli import main
 from builder.formats.element_resolve import resolve_element_run
 from builder.formats.element_run import read_element_run
 from builder.formats.xml_article import parse_article
-from builder.formats.xml_corpus import open_index
+from builder.formats.xml_corpus_index import open_index
 
 ARTICLE = ('<article><name>Grüße &amp; más</name><body><section><title>One</title>'
            '<p>First para.</p><p>Second <b>bold</b> para.</p></section>'

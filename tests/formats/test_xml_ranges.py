@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from builder.formats.xml_article import parse_article
-from builder.formats.xml_corpus import CHUNK_ARTICLES, open_index
+from builder.formats.xml_corpus_index import open_index
+from builder.formats.xml_index_build import CHUNK_ARTICLES
 from tests.formats.xml_walk import walk_article
 
 ARTICLES = {

@@ -13,7 +13,7 @@ import pytest
 
 from builder.formats.fol_run import read_fol_run
 from builder.formats.inex_qrels import read_inex_qrels
-from builder.formats.xml_corpus import open_index
+from builder.formats.xml_corpus_index import open_index
 from builder.measures import hixeval
 from builder.measures.hixeval_elements import (
     derive_element_assessments,

@@ -18,7 +18,7 @@ from builder.demo.xml_articles import write_articles
 from builder.formats.element_convert import write_fol
 from builder.formats.element_resolve import resolve_element_run
 from builder.formats.element_run import read_element_run
-from builder.formats.xml_corpus import open_index
+from builder.formats.xml_corpus_index import open_index
 from builder.tasks import get_kind
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 
