@@ -9,6 +9,12 @@ every judged docno would not (a 10M-line run against 3M judgements: about 4 CPU 
 under one in pieces). Runs whose topics are scattered over their lines, or whose pieces
 would gather more qrels lines than there are run lines, are matched at once against the
 qrels' docno dictionary. Either way the values are the same.
+
+The pieces are not those of the check for a docno given twice
+(``builder.formats.repeated_pairs.group_cuts``), which keeps each topic in one piece: here a
+topic may be in many pieces (a group of runs lists each topic once per run, so a cut that
+kept topics whole would find no place to cut), each bringing its own copy of the topic's
+qrels lines, hence the bound on what the pieces gather.
 """
 
 from __future__ import annotations
@@ -19,13 +25,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from builder.formats.repeated_pairs import PIECE_ROWS  # the size a hash table stays in cache
 from builder.measures.docno_order import dictionary_codes
 
 NOT_IN_POOL = -1
 UNJUDGED = -2
 
-PIECE_ROWS = 1 << 16
-"""About how many run lines are matched at once (with their topics' qrels: a small table)."""
 DENSE_LOOKUP_LIMIT = 1 << 25
 """Largest topic x document grid judged through a dense table rather than a binary search."""
 
