@@ -74,9 +74,9 @@ def profile(arguments: list[str]) -> None:
         clock.append((wall, cpu))
 
     sys.path.insert(0, str(ROOT))
-    import builder.commands.evaluate as command
-    from builder import pipeline
+    import builder.cli.commands.evaluate as command
     from builder.cli import main
+    from builder.pipeline import stages as pipeline
 
     names = {"read_task": "qrels", "evaluate_task": "read + validate + evaluate (threads)",
              "_render": "output (text made)"}
@@ -129,7 +129,7 @@ def main() -> None:
             plain.append(str(target))
         lines = sum(Path(p).read_bytes().count(b"\n") for p in plain)
         binaries = {v: build_trec_eval(v, work / "tools") for v in ("9.0.8", "10.0")}
-        appendix = [sys.executable, "-m", "builder.cli", "evaluate", "-c", "-M", "1000",
+        appendix = [sys.executable, "-m", "builder", "evaluate", "-c", "-M", "1000",
                     "--format", "tsv", str(qrels)]
         cases = {
             "appendix -q": [[*appendix[:4], "-q", *appendix[4:], *plain]],

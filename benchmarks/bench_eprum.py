@@ -24,12 +24,12 @@ import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's p
 import numpy as np
 import pandas as pd
 
-from builder.measures.eprum import (
+from builder.measures.eprum.precision_recall import (
     count_below,
     expected_inverse_search_length,
     seen_probabilities,
 )
-from builder.measures.eprum_scores import IdealSet, score_rows, topic_results
+from builder.measures.eprum.scores import IdealSet, score_rows, topic_results
 
 
 def dense_navigation(topics: int, ranks: int, ideal: int, scale: float, seed: int = 2006):

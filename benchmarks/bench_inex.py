@@ -23,7 +23,7 @@ import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's p
 import numpy as np
 import pandas as pd
 
-from builder.formats.inex_qrels import InexQrels, read_inex_qrels
+from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 
 QRELS = Path(__file__).resolve().parents[2] / "shared" / "data" / "inex_ipcs" / "INEX_Qrels.txt"
 
@@ -31,7 +31,7 @@ QRELS = Path(__file__).resolve().parents[2] / "shared" / "data" / "inex_ipcs" / 
 def generate_fol_runs(
     qrels: InexQrels, runs: int, topics: int, passages: int, slots: int = 5, seed: int = 2007
 ) -> pd.DataFrame:
-    """A run table (``builder.formats.fol_run.COLUMNS``) of ``runs`` runs over the first topics.
+    """A run table (``builder.formats.inex.fol_run.COLUMNS``) of ``runs`` runs over the first topics.
 
     Each topic's articles are its judged articles followed by random other judged files; each
     (run, topic) ranks ``passages // slots`` of them in a random order, ``slots`` passages each.

@@ -25,8 +25,8 @@ import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's p
 import numpy as np
 import pandas as pd
 
-from builder.formats.inex_qrels import read_inex_qrels
-from builder.measures.in_context import evaluate_in_context
+from builder.formats.inex.qrels import read_inex_qrels
+from builder.measures.inex.in_context.scores import evaluate_in_context
 from builder.validate.in_context import validate_in_context
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "inex_ipcs"

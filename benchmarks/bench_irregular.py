@@ -5,7 +5,7 @@
 Writes four runs of LINES lines (default 2,000,000) into a temporary folder: clean (one space,
 LF), the same with CRLF line ends, with a seventh field on every line, and with 1% bad lines
 (a missing field, a score that is not a number, a doubled blank, a NaN score, in turn). Each is
-read by the TREC run reader (``builder.formats.trec_run.read_trec_run``) and validated
+read by the TREC run reader (``builder.formats.trec.run.read_trec_run``) and validated
 (``builder.validate.trec_run``) seven times, each in a fresh process (this script again, with
 ``--read FILE``), the four files in turn in each of the seven rounds (so a change in the
 machine's load falls on all four alike); the median wall time, CPU time (every thread) and
@@ -54,7 +54,7 @@ def write_runs(folder: Path, lines: int) -> dict[str, Path]:
 
 def read_once(path: Path) -> None:
     """Child process: read and validate one run; print wall seconds and peak MB."""
-    from builder.formats.trec_run import read_trec_run
+    from builder.formats.trec.run import read_trec_run
     from builder.validate.trec_run import validate_trec_run
 
     start, cpu = time.perf_counter(), cpu_seconds()

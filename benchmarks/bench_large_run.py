@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from bench_cli import installed_environment
 
-from builder.formats.score_text import joined_lines
+from builder.cli.layouts.text import joined_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_PER_TOPIC = 1000
@@ -100,7 +100,7 @@ def main(lines: int, repeat: int) -> None:
               f"({gz.stat().st_size / 1e6:.0f} MB gzipped); {os.cpu_count()} cores; "
               f"load {os.getloadavg()[0]:.1f}")
         binary = build_trec_eval("9.0.8", folder / "trec_eval")
-        appendix = [sys.executable, "-m", "builder.cli", "evaluate", "-c", "-M", "1000",
+        appendix = [sys.executable, "-m", "builder", "evaluate", "-c", "-M", "1000",
                     "--format", "tsv", str(qrels)]
         cases = {
             "appendix": [*appendix, str(run)],

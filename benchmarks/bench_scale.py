@@ -103,7 +103,7 @@ def write_campaign(folder: Path, runs: int, seed: int = 17) -> tuple[Path, list[
     interrupted write resumes."""
     from isal import igzip
 
-    from builder.formats.score_text import joined_lines
+    from builder.cli.layouts.text import joined_lines
 
     rng = np.random.default_rng(seed)
     folder.mkdir(parents=True, exist_ok=True)
@@ -139,7 +139,7 @@ def write_campaign(folder: Path, runs: int, seed: int = 17) -> tuple[Path, list[
 
 
 def appendix(*args: str) -> list[str]:
-    return [sys.executable, "-m", "builder.cli", *args]
+    return [sys.executable, "-m", "builder", *args]
 
 
 def bench_generated(counts: list[int], budget: str) -> None:

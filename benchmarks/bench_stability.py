@@ -46,10 +46,10 @@ def timed(label: str, action):
 
 
 def covid(iterations: int) -> None:
-    from builder.stats.error_rate import error_rates
-    from builder.stats.rescoring import rescorer_for
-    from builder.stats.stability import pool_sampling, topic_sampling
-    from builder.stats.ties import tie_table
+    from builder.stats.reliability.error_rate import error_rates
+    from builder.stats.reliability.rescoring import rescorer_for
+    from builder.stats.reliability.stability import pool_sampling, topic_sampling
+    from builder.stats.reliability.ties import tie_table
     from builder.tasks import get_kind
 
     folder = DATA / "trec_covid_round1"
@@ -89,11 +89,11 @@ def covid(iterations: int) -> None:
 
 
 def inex(iterations: int) -> None:
-    from builder.formats.inex_qrels import read_inex_qrels
-    from builder.measures.passage_ranking import rank_passages
-    from builder.stats.inex_rejudge import FocusedRescorer, sampled_inex_qrels
-    from builder.stats.sampling import pool_sample
-    from builder.stats.stability import pool_sampling
+    from builder.formats.inex.qrels import read_inex_qrels
+    from builder.measures.inex.ranking import rank_passages
+    from builder.stats.reliability.inex_rejudge import FocusedRescorer, sampled_inex_qrels
+    from builder.stats.reliability.sampling import pool_sample
+    from builder.stats.reliability.stability import pool_sampling
     from builder.tasks import get_kind
 
     kind = get_kind("focused")

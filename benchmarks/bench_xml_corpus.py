@@ -32,11 +32,11 @@ import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's p
 # isort: on
 import numpy as np
 
-from builder.demo.xml_articles import write_articles
-from builder.formats.element_resolve import resolve_element_run
-from builder.formats.element_run import read_element_run
-from builder.formats.xml_corpus_index import CorpusIndex
-from builder.formats.xml_index_build import CHUNK_ARTICLES, _index_chunk, build_index
+from builder.demo.inex.xml_articles import write_articles
+from builder.formats.xml.corpus_index import CorpusIndex
+from builder.formats.xml.elements.resolve import resolve_element_run
+from builder.formats.xml.elements.run import read_element_run
+from builder.formats.xml.index_build import CHUNK_ARTICLES, _index_chunk, build_index
 
 
 def cpu_seconds() -> float:

@@ -1,17 +1,11 @@
-"""appendix: evaluation campaigns to static results sites."""
+"""appendix: evaluation campaigns to static results sites.
+
+Importing the package does nothing but define ``__version__``: no environment variable is set
+and nothing of the pipeline is imported. The command line (``builder.cli.main``, run as
+``appendix`` or ``python -m builder``) sets up the process it owns.
+"""
 
 from __future__ import annotations
-
-import os
-
-# numpy asks Linux for transparent huge pages on every large array unless told otherwise.
-# Evaluation allocates and drops hundreds of MB of short-lived arrays, and faulting in fresh
-# huge pages cost four times more than small pages on the machines we measured (first touch
-# of 1 GB: 2.0 s against 0.5 s; ad hoc evaluation of TREC-COVID round 1: 1.05 s against
-# 0.65 s). numpy reads this variable when it is first imported, so it takes effect when the
-# package is imported first, as the ``appendix`` command does; a value set by the user wins.
-os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
-
 
 def __getattr__(name: str) -> str:
     """``__version__``, looked up when first asked for (the installed package's metadata:

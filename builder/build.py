@@ -18,10 +18,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from builder.config import SiteSpec
-from builder.config_loading import load_config
+from builder.config.loading import load_config
+from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
-from builder.pipeline import Scale, TaskInputs, evaluate_task, read_task, validate_task
+from builder.pipeline.stages import Scale, TaskInputs, evaluate_task, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -83,15 +83,15 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
           team: str | None = None, scale: Scale | None = None) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
 
-    ``team``: build the bundle for that team instead (``builder.team``): its runs in full, the
+    ``team``: build the bundle for that team instead (``builder.pipeline.team``): its runs in full, the
     others anonymised; by default into the config's output folder suffixed with the team.
 
     The output's lock is held from the config stage to the end (``builder.site.publish``):
     leftovers of a killed build are repaired first, and nothing is published unless every
     stage completed."""
+    from builder.pipeline.team import team_folder
     from builder.site.manifest import input_files
     from builder.site.publish import build_lock, check_inputs_outside, check_replaceable, recover
-    from builder.team import team_folder
 
     progress = progress or Progress()
     start = time.perf_counter()
@@ -119,13 +119,13 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
                   when: datetime | None, start: float, team: str | None,
                   scale: Scale | None = None) -> BuildSummary:
     """Every stage after the config, with the output's lock held."""
-    from builder.analysis import analyse
+    from builder.pipeline.analysis import analyse
+    from builder.pipeline.team import anonymise, check_team, team_site
     from builder.site.publish import discard, swap_in
-    from builder.site.site import render_site
-    from builder.team import anonymise, check_team, team_site
+    from builder.site.writer import render_site
 
     # Under a memory budget the run files are read, validated and evaluated batch by batch in
-    # the evaluate stage (``builder.streaming``); the read and validate stages see the rest.
+    # the evaluate stage (``builder.pipeline.execution.batches``); the read and validate stages see the rest.
     streams = scale is not None and scale.streams
     with progress.stage("read") as stage:
         inputs = [read_task(task, runs=not streams) for task in site.tasks]
@@ -187,7 +187,7 @@ def _with_config_budget(scale: Scale | None, site: SiteSpec) -> Scale | None:
     """The config's ``memory_budget`` unless the command gives one."""
     from dataclasses import replace
 
-    from builder.batching import parse_size
+    from builder.pipeline.execution.batching import parse_size
 
     if site.config.memory_budget is None or (scale is not None and scale.budget is not None):
         return scale

@@ -1,39 +1,221 @@
-"""The stages import downward only: measures and statistics know nothing of task kinds,
-commands, the pipeline or the site, and the site knows nothing of task kinds or commands."""
+"""The house: no import cycle and no import up the stages, read from the source with ``ast``.
+
+Every import counts: at module level, inside a function (an import moved into a function to
+dodge a cycle hides the cycle, it does not remove it), under ``TYPE_CHECKING``, and a string
+constant that names a module of ``builder`` (what ``importlib.import_module`` is given). An
+import of a package's module does not count as an import of the package's ``__init__``: that
+is how Python runs, not a dependency the code chose.
+
+The layers, lowest first. A module may import its own layer and the layers below, never one
+above. The order is that of dependence, not of execution: the config stage runs first but
+checks measure names against the registry and reads YAML through the formats, so it sits
+above them; validation rules use the measures' interval machinery.
+"""
 
 from __future__ import annotations
 
 import ast
+import graphlib
+from collections.abc import Mapping
+from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
 
-FORBIDDEN = {
-    "builder/measures": ("builder.tasks", "builder.pipeline", "builder.analysis", "builder.site",
-                         "builder.commands", "builder.build"),
-    "builder/stats": ("builder.tasks", "builder.pipeline", "builder.analysis", "builder.site",
-                      "builder.commands", "builder.build"),
-    "builder/site": ("builder.tasks", "builder.commands", "builder.build"),
-}
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("builder.findings", "builder.contract"),  # what every stage speaks: findings, score tables
+    ("builder.formats",),  # read
+    ("builder.measures",),  # the measures, each declared with its computation
+    ("builder.validate",),  # rules over read tables
+    ("builder.config",),  # the schema of site_config.yml and its loading
+    ("builder.stats",),  # significance and reliability, on score tables
+    ("builder.tasks",),  # the kinds: a reader, rules and measures bound together
+    ("builder.pipeline",),  # the stages, the types they pass, and how an evaluation executes
+    ("builder.site",),  # render and publish
+    ("builder.demo",),  # the demo campaign's inputs
+    ("builder.build",),  # appendix build: every stage in order
+    ("builder.cli", "builder.__main__"),  # the command line
+)
+
+MAX_ROOT_MODULES = 6
+MAX_FOLDER_MODULES = 12
+MAX_SHARED_PREFIX = 2
 
 
-def imported(path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
-            names.add(node.module)
+def module_names(root: Path, package: str) -> dict[str, Path]:
+    """Every module of ``package`` under ``root``, by dotted name (a package by its own)."""
+    names = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names[".".join(parts)] = path
     return names
 
 
-@pytest.mark.parametrize("package", sorted(FORBIDDEN))
-def test_no_import_runs_back_up(package: str) -> None:
-    upward = {
-        f"{path.relative_to(ROOT)}: {name}"
-        for path in sorted((ROOT / package).rglob("*.py"))
-        for name in imported(path)
-        if name.startswith(FORBIDDEN[package])
-    }
-    assert not upward
+def import_graph(root: Path, package: str = "builder") -> dict[str, set[str]]:
+    """Module -> the modules of ``package`` it imports, anywhere in its source."""
+    modules = module_names(root, package)
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        own_package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        imported: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported |= {_known(alias.name, modules) for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = own_package.split(".")[: len(own_package.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([node.module] if node.module else [])])
+                for alias in node.names:
+                    full = f"{base}.{alias.name}"
+                    imported.add(full if full in modules else _known(base, modules))
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                if node.value in modules:
+                    imported.add(node.value)
+        imported.discard(name)
+        imported.discard("")
+        graph[name] = imported
+    return graph
+
+
+def _known(name: str, modules: Mapping[str, Path]) -> str:
+    """The longest prefix of ``name`` that is a module of the tree ("" when none is)."""
+    parts = name.split(".")
+    for end in range(len(parts), 0, -1):
+        if ".".join(parts[:end]) in modules:
+            return ".".join(parts[:end])
+    return ""
+
+
+def find_cycle(graph: Mapping[str, set[str]]) -> list[str]:
+    """One import cycle of the graph (its modules, the first repeated last), or []."""
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        return list(error.args[1])
+    return []
+
+
+def layer_of(module: str, layers: tuple[tuple[str, ...], ...] = LAYERS) -> int | None:
+    for rank, prefixes in enumerate(layers):
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return rank
+    return None
+
+
+def upward_imports(graph: Mapping[str, set[str]],
+                   layers: tuple[tuple[str, ...], ...] = LAYERS) -> list[str]:
+    """``module -> imported`` for every import of a layer above the importer's."""
+    found = []
+    for module, imported in sorted(graph.items()):
+        rank = layer_of(module, layers)
+        for target in sorted(imported):
+            other = layer_of(target, layers)
+            if rank is not None and other is not None and other > rank:
+                found.append(f"{module} -> {target}")
+    return found
+
+
+def test_every_module_has_a_layer() -> None:
+    graph = import_graph(ROOT)
+    assert [m for m in graph if m != "builder" and layer_of(m) is None] == []
+
+
+def test_no_import_cycle() -> None:
+    assert find_cycle(import_graph(ROOT)) == []
+
+
+def test_no_import_runs_up_the_stages() -> None:
+    assert upward_imports(import_graph(ROOT)) == []
+
+
+def test_package_root_imports_nothing_of_its_own() -> None:
+    """``import builder`` stays light: the command line's start-up pays for nothing else."""
+    assert import_graph(ROOT)["builder"] == set()
+
+
+def _write(root: Path, files: Mapping[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_a_cycle_behind_a_function_level_import_is_found(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "builder/__init__.py": "",
+        "builder/pipeline/__init__.py": "",
+        "builder/pipeline/stages.py": "from builder.pipeline.batches import run\n",
+        "builder/pipeline/batches.py": ("def run():\n"
+                                        "    from builder.pipeline.stages import Model\n"),
+        "builder/pipeline/other.py": "import builder.pipeline.stages\n",
+    })
+    cycle = find_cycle(import_graph(tmp_path))
+    assert set(cycle) == {"builder.pipeline.stages", "builder.pipeline.batches"}
+
+
+def test_a_cycle_through_a_relative_import_and_a_module_import_is_found(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "builder/__init__.py": "",
+        "builder/tasks/__init__.py": "",
+        "builder/tasks/adhoc/__init__.py": "from . import overlap\n",
+        "builder/tasks/adhoc/overlap.py": "from builder.tasks import adhoc\n",
+    })
+    assert set(find_cycle(import_graph(tmp_path))) == {"builder.tasks.adhoc",
+                                                       "builder.tasks.adhoc.overlap"}
+
+
+def test_an_upward_import_is_found(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "builder/__init__.py": "",
+        "builder/measures/__init__.py": "",
+        "builder/measures/dcg.py": ("from typing import TYPE_CHECKING\n"
+                                    "if TYPE_CHECKING:\n"
+                                    "    from builder.site.pages import Page\n"),
+        "builder/measures/names.py": "PAGE = 'builder.site.pages'\n",
+        "builder/site/__init__.py": "",
+        "builder/site/pages.py": "import os\n",
+    })
+    graph = import_graph(tmp_path)
+    assert find_cycle(graph) == []
+    assert upward_imports(graph) == ["builder.measures.dcg -> builder.site.pages",
+                                     "builder.measures.names -> builder.site.pages"]
+
+
+def test_a_tree_without_cycles_passes(tmp_path: Path) -> None:
+    _write(tmp_path, {
+        "builder/__init__.py": "",
+        "builder/formats/__init__.py": "",
+        "builder/formats/run.py": "import os\n",
+        "builder/measures/__init__.py": "from builder.formats import run\n",
+    })
+    graph = import_graph(tmp_path)
+    assert find_cycle(graph) == [] and upward_imports(graph) == []
+
+
+def _folders(root: Path) -> dict[Path, list[str]]:
+    folders: dict[Path, list[str]] = {}
+    for path in sorted((root / "builder").rglob("*.py")):
+        folders.setdefault(path.parent, []).append(path.stem)
+    return folders
+
+
+def test_the_package_root_holds_few_modules() -> None:
+    root_modules = _folders(ROOT)[ROOT / "builder"]
+    assert len(root_modules) <= MAX_ROOT_MODULES, root_modules
+
+
+@pytest.mark.parametrize("folder", sorted(p.relative_to(ROOT).as_posix()
+                                          for p in _folders(ROOT)))
+def test_a_folder_is_one_concept(folder: str) -> None:
+    """At most 12 modules, and no prefix shared by three modules: a folder never made."""
+    modules = _folders(ROOT)[ROOT / folder]
+    assert len(modules) <= MAX_FOLDER_MODULES, modules
+    prefixes: dict[str, list[str]] = {}
+    for name in modules:
+        if "_" in name.strip("_"):
+            prefixes.setdefault(name.split("_")[0], []).append(name)
+    assert {p: names for p, names in prefixes.items() if len(names) > MAX_SHARED_PREFIX} == {}

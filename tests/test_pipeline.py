@@ -1,5 +1,5 @@
 """One task, three commands: ``compare``, ``evaluate`` and ``build`` read, validate and
-evaluate it by the same stages (``builder.pipeline``), so given the same task options they
+evaluate it by the same stages (``builder.pipeline.stages``), so given the same task options they
 test and print the same per-topic values."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.stats.settings import SignificanceSettings
-from builder.stats.significance import format_significance, significance_report
+from builder.config.significance import SignificanceSettings
+from builder.stats.significance.tables import format_significance, significance_report
 from tests.conftest import ROOT
 
 DEMO = ROOT / "data" / "adhoc"

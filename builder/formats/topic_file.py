@@ -1,9 +1,9 @@
 """A task's topics file in whichever format it is written, told apart by its content.
 
 INEX topic files (``<inex-topic-file>``, ``<topic id=..>`` with a ``castitle``) and Indri
-query files (``<parameters><query>``) are read by ``builder.formats.inex_topics``, so INEX
+query files (``<parameters><query>``) are read by ``builder.formats.inex.topics``, so INEX
 topic pages show the title, CAS title, description and narrative; anything else (TREC
-format, TREC's XML variant) by ``builder.formats.trec_topics``.
+format, TREC's XML variant) by ``builder.formats.trec.topics``.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ def is_inex_topics(text: str) -> bool:
 
 def read_topic_file(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
     """The topics of ``path`` (one row each, ``topic`` and ``title`` first) and the problems."""
-    from builder.formats.inex_topics import TopicsError, read_inex_topics
-    from builder.formats.trec_topics import read_topics
+    from builder.formats.inex.topics import TopicsError, read_inex_topics
+    from builder.formats.trec.topics import read_topics
 
     head = read_input(path)[:HEAD_CHARS].decode("utf-8", errors="replace")
     if not is_inex_topics(head):

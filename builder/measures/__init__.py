@@ -11,11 +11,11 @@ from __future__ import annotations
 import importlib
 
 FAMILIES = (
-    "builder.measures.adhoc",
-    "builder.measures.focused",
-    "builder.measures.thorough",
-    "builder.measures.in_context",
-    "builder.measures.eprum_scores",
+    "builder.measures.adhoc.scores",
+    "builder.measures.inex.focused.precision",
+    "builder.measures.inex.thorough.scores",
+    "builder.measures.inex.in_context.scores",
+    "builder.measures.eprum.scores",
 )
 """The module of each family, which declares its measures when imported."""
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from builder import __version__
-from builder.config import SiteSpec
+from builder.config.schema import SiteSpec
 
 MANIFEST_NAME = "manifest.json"
 TOOL = "appendix"

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 
-from builder.analysis import TaskAnalysis
+from builder.pipeline.analysis import TaskAnalysis
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 

@@ -1,12 +1,11 @@
-"""Task kinds: what binds a reader, a validator, an evaluator and a page model for one kind.
+"""Task kinds: what binds a reader, rules, an evaluator and options for one kind.
 
 Each kind (``adhoc``, ``focused``, ``thorough``, ``relevant-in-context``, ...) lives in its own
 module of this package and exposes ``KIND: TaskKind`` (or ``KINDS``, several kinds sharing one
 module). ``KIND_MODULES`` is the one table of kinds: the CLI lists its names without importing
-them (``appendix --help`` stays fast), and everything else about a kind, down to the page model
-that draws its runs and the demo writer of its inputs, is a field of its ``TaskKind``. Adding a
-kind touches this table and one new module (plus, if the generic run page does not do, a page
-model in ``builder.site``).
+them (``appendix --help`` stays fast), and everything else the pipeline asks of a kind is a
+field of its ``TaskKind``. A kind knows nothing of the stages after it: the site's table of page
+models (``builder.site.runs``) and the demo's table of writers (``builder.demo``) name the kinds.
 """
 
 from __future__ import annotations
@@ -21,21 +20,18 @@ if TYPE_CHECKING:  # kept out of ``appendix --help``, which lists the task kinds
     import pandas as pd
     from pydantic import BaseModel
 
+    from builder.contract import Evaluation, RunRead
     from builder.findings import Finding
-    from builder.scores import Evaluation, RunRead
 
 KIND_MODULES: dict[str, str] = {
     "adhoc": "builder.tasks.adhoc",
-    "focused": "builder.tasks.focused",
-    "thorough": "builder.tasks.thorough",
-    "relevant-in-context": "builder.tasks.in_context",
-    "restricted-relevant-in-context": "builder.tasks.in_context",
-    "best-in-context": "builder.tasks.in_context",
+    "focused": "builder.tasks.inex.focused",
+    "thorough": "builder.tasks.inex.thorough",
+    "relevant-in-context": "builder.tasks.inex.in_context",
+    "restricted-relevant-in-context": "builder.tasks.inex.in_context",
+    "best-in-context": "builder.tasks.inex.in_context",
     "eprum": "builder.tasks.eprum",
 }
-
-GENERIC_PAGE_MODEL = "builder.site.run_generic"
-
 
 def no_qrels_findings(qrels: Any) -> list[Finding]:
     return []
@@ -55,9 +51,6 @@ class TaskKind:
     the concatenation of the accepted RunRead tables (column ``run`` = RunRead.name).
     options_model: the typed options of this kind (``site_config.yml`` task ``options`` and the
     CLI flags map onto it).
-    page_model: the module of ``builder.site`` that draws the kind's run pages (its
-    ``run_pages`` and, when the pages share work, ``shared``).
-    demo: the module of ``builder.demo`` that writes the demo inputs of the kind.
     """
 
     name: str
@@ -72,11 +65,9 @@ class TaskKind:
     default_measures: tuple[str, ...] = ()
     """What ``appendix evaluate`` prints without ``-m`` (the official program's default set);
     empty means every measure of the family."""
-    page_model: str = GENERIC_PAGE_MODEL
-    demo: str = ""
     topic_parts: bool = False
     """Whether a run file larger than the memory budget can be read and evaluated a part of
-    its topics at a time (``builder.topic_parts``): each line's first field is its topic, and
+    its topics at a time (``builder.pipeline.execution.topic_ranges``): each line's first field is its topic, and
     a topic's scores read its own lines only."""
     qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
     """Warnings about read qrels that do not stop their use (every command prints them, the

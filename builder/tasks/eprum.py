@@ -5,7 +5,7 @@ Piwowarski and Dupret (SIGIR 2006). The ideal elements are the highlighted passa
 passage qrels (idealism 1); rank k of a run is its k-th passage of the topic (file order, as
 inex_eval ranks); element runs are resolved to character ranges over the ``corpus`` option, as
 in the other passage tasks. ``P(k ~> x)`` comes from the chosen user model
-(``builder.measures.eprum_models``): ``classical``, ``tree`` or ``distance`` (``theta``); the
+(``builder.measures.eprum.models``): ``classical``, ``tree`` or ``distance`` (``theta``); the
 ideal list is the ideal elements by decreasing idealism under the same model (section 7).
 Overlapping passages are allowed: a passage seen twice is not rewarded twice.
 
@@ -21,11 +21,12 @@ from typing import Literal
 import pandas as pd
 from pydantic import ConfigDict, Field
 
-from builder.formats.fol_run import UNKNOWN_OFFSET
-from builder.formats.inex_qrels import InexQrels, read_inex_qrels
-from builder.measures.eprum import DEFAULT_EXACT_LIMIT
-from builder.measures.eprum_models import DEFAULT_THETA, UserModel, ideal_list, navigation_table
-from builder.measures.eprum_scores import (
+from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
+from builder.formats.inex.fol_run import UNKNOWN_OFFSET
+from builder.formats.inex.qrels import InexQrels, read_inex_qrels
+from builder.measures.eprum.models import DEFAULT_THETA, UserModel, ideal_list, navigation_table
+from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
+from builder.measures.eprum.scores import (
     AVERAGE,
     FAMILY,
     LEVEL_NAMES,
@@ -34,9 +35,8 @@ from builder.measures.eprum_scores import (
     topic_results,
     with_summary,
 )
-from builder.scores import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
 from builder.tasks import TaskKind
-from builder.tasks.focused import (
+from builder.tasks.inex.focused import (
     CORPUS_FIELD,
     MAX_RESULTS_FIELD,
     read_run_files,

@@ -23,8 +23,8 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding
-from builder.formats.fol_run import UNKNOWN_OFFSET
-from builder.measures.passage_overlap import first_overlaps
+from builder.formats.inex.fol_run import UNKNOWN_OFFSET
+from builder.measures.inex.overlap import first_overlaps
 
 INEX_RESULT_LIMIT = 1500
 """Results per topic the INEX submission rules allowed (2007-2010)."""

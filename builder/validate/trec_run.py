@@ -12,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding
-from builder.formats.repeated_pairs import as_chunked, repeated_rows
-from builder.formats.repeated_pairs import repeats as _repeats  # noqa: F401 (its old name)
 from builder.formats.source import release_read_memory
+from builder.formats.trec.repeated_pairs import as_chunked, repeated_rows
+from builder.formats.trec.repeated_pairs import repeats as _repeats  # noqa: F401 (its old name)
 
 LISTED = 10
 """How many topic ids a finding names before it says "and N more"."""

@@ -1,4 +1,4 @@
-"""mkdocs hook: the key tables of ``site_config.yml``, written from ``builder.config`` at build time.
+"""mkdocs hook: the key tables of ``site_config.yml``, written from ``builder.config.schema`` at build time.
 
 ``configuration.md`` gets the demo campaign's ``site_config.yml`` in place of
 ``<!-- demo-config -->`` and, in place of ``<!-- config-keys -->``, one table per section of the
@@ -29,15 +29,15 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     if KEYS_MARKER not in markdown:
         return markdown
     markdown = markdown.replace(DEMO_MARKER, _demo_config(Path(config.config_file_path).parent))
-    from builder.config import CampaignConfig, SignificanceConfig, SiteConfig, TaskConfig
-    from builder.stats.reliability_settings import ReliabilityConfig
+    from builder.config.schema import CampaignConfig, SignificanceConfig, SiteConfig, TaskConfig
+    from builder.config.reliability import ReliabilityConfig
 
     sections = {"top level": SiteConfig, "campaign": CampaignConfig, "tasks[]": TaskConfig,
                 "significance": SignificanceConfig, "tasks[].reliability": ReliabilityConfig}
     for section, model in sections.items():
         for name in model.model_fields:
             if f"`{name}`" not in markdown:
-                log.warning("configuration.md: key %s.%s of builder.config is not described",
+                log.warning("configuration.md: key %s.%s of builder.config.schema is not described",
                             section, name)
     keys = "\n".join(f"### {section}\n\n{_fields_table(model)}"
                      for section, model in sections.items())
@@ -91,4 +91,4 @@ def _type_name(info: Any) -> str:
     annotation = info.annotation
     name = getattr(annotation, "__name__", None)
     text = name if name and not getattr(annotation, "__args__", None) else str(annotation)
-    return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", text)  # builder.config.TaskConfig -> TaskConfig
+    return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", text)  # builder.config.schema.TaskConfig -> TaskConfig

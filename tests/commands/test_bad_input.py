@@ -422,7 +422,7 @@ def test_markup_in_run_names_is_text_in_figures(tmp_path, capsys):
 def test_real_process_prints_no_traceback(tmp_path):
     qrels = write(tmp_path / "q.txt", "1 0 d\xe9 1\n".encode("latin-1"))
     run = write(tmp_path / "run.txt", GOOD)
-    result = subprocess.run([sys.executable, "-m", "builder.cli", "evaluate", str(qrels),
+    result = subprocess.run([sys.executable, "-m", "builder", "evaluate", str(qrels),
                              str(run)], capture_output=True, text=True, check=False)
     assert result.returncode == 2
     assert result.stderr == (f"appendix evaluate: {qrels}:1: error: not UTF-8: byte 5 (0xe9) is "

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from builder.cli import main
-from builder.formats.element_resolve import ELEMENT_POINT
+from builder.formats.xml.elements.resolve import ELEMENT_POINT
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 ADHOC_QRELS = DATA / "adhoc" / "qrels.txt"

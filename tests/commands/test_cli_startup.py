@@ -29,7 +29,7 @@ def test_version_is_looked_up_only_when_asked_for():
             "print('importlib.metadata' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "False"
-    shown = subprocess.run([sys.executable, "-m", "builder.cli", "--version"],
+    shown = subprocess.run([sys.executable, "-m", "builder", "--version"],
                            capture_output=True, text=True, check=True)
     import builder
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.stats.significance import SIGNIFICANCE_COLUMNS
+from builder.stats.significance.tables import SIGNIFICANCE_COLUMNS
 
 TOPICS = range(1, 6)
 QRELS = "".join(f"{t} 0 t{t}-rel 1\n{t} 0 t{t}-non 0\n" for t in TOPICS)
@@ -123,7 +123,7 @@ def test_the_top_level_help_is_for_users(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["--help"])
     text = capsys.readouterr().out
-    assert "builder.commands" not in text and "``" not in text
+    assert "builder.cli.commands" not in text and "``" not in text
     assert "appendix COMMAND --help" in text and "trec_eval" in text
     for command in ("build", "evaluate", "compare", "validate", "demo"):
         assert f"appendix {command} " in text

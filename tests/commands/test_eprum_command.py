@@ -149,7 +149,7 @@ ARTICLE = ("<article><name>A</name><body><section><title>One</title><p>First par
 def test_evaluate_task_eprum_on_an_element_run(tmp_path: Path, capsys):
     """An element run resolved over the corpus: the section containing the highlighted
     paragraph reaches it with len(p) / len(section) under the tree model."""
-    from builder.formats.xml_article import parse_article
+    from builder.formats.xml.article import parse_article
 
     (tmp_path / "corpus").mkdir()
     (tmp_path / "corpus" / "100.xml").write_text(ARTICLE, encoding="utf-8")

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.commands.stability import _label
-from builder.stats.rescoring import rescorer_for
-from builder.stats.stability import pool_sampling, topic_sampling
+from builder.cli.commands.stability import _label
+from builder.stats.reliability.rescoring import rescorer_for
+from builder.stats.reliability.stability import pool_sampling, topic_sampling
 from builder.tasks import get_kind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -114,7 +114,7 @@ def test_a_dumped_topic_sample_scores_what_the_analysis_used(tmp_path):
     chosen = {}
     topic_sampling(measures, full, [0.4], 2, np.random.default_rng(SEED),
                    on_sample=lambda level, iteration, weights: chosen.update({iteration: weights}))
-    from builder.stats.stability import topic_means
+    from builder.stats.reliability.stability import topic_means
 
     qrels = (ADHOC / "qrels.txt").read_text().splitlines()
     for iteration, weights in chosen.items():

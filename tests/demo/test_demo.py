@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
+from builder.contract import SUMMARY_TOPIC, RunRead
 from builder.demo import write_demo
-from builder.demo.adhoc_runs import ESCAPE_TAG, RUNS
-from builder.scores import SUMMARY_TOPIC, RunRead
+from builder.demo.adhoc.runs import ESCAPE_TAG, RUNS
 from builder.tasks import get_kind
 
 DATA = Path(__file__).resolve().parents[2] / "data"

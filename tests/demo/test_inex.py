@@ -9,12 +9,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from builder.contract import SUMMARY_TOPIC, RunRead
 from builder.demo import write_demo
-from builder.demo.inex_runs import RUNS, runs_of
-from builder.demo.inex_topics import TOPICS
-from builder.formats.inex_topics import read_inex_topics
+from builder.demo.inex.runs import RUNS, runs_of
+from builder.demo.inex.topics import TOPICS
+from builder.formats.inex.topics import read_inex_topics
 from builder.formats.topic_file import read_topic_file
-from builder.scores import SUMMARY_TOPIC, RunRead
 from builder.tasks import get_kind
 
 

@@ -69,13 +69,13 @@ def _metadata(path: Path) -> object:
 
 
 def _trec_qrels(path: Path) -> object:
-    from builder.formats.trec_qrels import read_trec_qrels
+    from builder.formats.trec.qrels import read_trec_qrels
 
     return read_trec_qrels(path)
 
 
 def _inex_qrels(path: Path) -> object:
-    from builder.formats.inex_qrels import read_inex_qrels
+    from builder.formats.inex.qrels import read_inex_qrels
 
     return read_inex_qrels(path)
 
@@ -124,8 +124,8 @@ NAVIGATION = b"""topic rank element probability
 def _element_reader() -> object:
     """One reader over a two-article corpus written in the scratch folder (its index cached
     there too), so element paths are resolved as well as read."""
-    from builder.formats.passage_run import PassageRunReader
-    from builder.formats.xml_corpus_index import open_index
+    from builder.formats.inex.passage_run import PassageRunReader
+    from builder.formats.xml.corpus_index import open_index
 
     corpus = _folder() / "corpus"
     corpus.mkdir(exist_ok=True)
@@ -141,7 +141,7 @@ def _element_run(path: Path) -> object:
 
 def _navigation(path: Path) -> object:
     from builder.findings import InputError
-    from builder.formats.eprum_navigation import NavigationError, read_navigation
+    from builder.formats.eprum.navigation import NavigationError, read_navigation
 
     try:
         return read_navigation(path)
@@ -159,13 +159,13 @@ ASSESSMENTS = b"""<assessments topic="203">
 
 
 def _assessments(path: Path) -> object:
-    from builder.formats.element_qrels import read_element_assessments
+    from builder.formats.xml.elements.qrels import read_element_assessments
 
     return read_element_assessments(path)
 
 
 def _config(path: Path) -> object:
-    from builder.config_loading import load_config
+    from builder.config.loading import load_config
 
     return load_config(path)
 

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from builder.formats.c_numbers import c_atof, c_atol
+from builder.formats.text.c_numbers import c_atof, c_atol
 
 
 @pytest.mark.parametrize(

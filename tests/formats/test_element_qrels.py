@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.formats.element_qrels import read_element_assessments
+from builder.formats.xml.elements.qrels import read_element_assessments
 
 FIGURE_1 = """<?xml version="1.0"?>
 <assessments topic="203">

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from builder.cli import main
-from builder.formats.element_resolve import resolve_element_run
-from builder.formats.element_run import read_element_run
-from builder.formats.xml_article import parse_article
-from builder.formats.xml_corpus_index import open_index
+from builder.formats.xml.article import parse_article
+from builder.formats.xml.corpus_index import open_index
+from builder.formats.xml.elements.resolve import resolve_element_run
+from builder.formats.xml.elements.run import read_element_run
 
 ARTICLE = ('<article><name>Grüße &amp; más</name><body><section><title>One</title>'
            '<p>First para.</p><p>Second <b>bold</b> para.</p></section>'
@@ -178,7 +178,7 @@ def test_convert_with_an_unusable_cache_is_a_clear_error(tmp_path, capsys, monke
 def test_a_corpus_archive_indexes_as_its_folder(tmp_path, archive):
     import shutil
 
-    from builder.demo.xml_articles import write_articles
+    from builder.demo.inex.xml_articles import write_articles
 
     folder = tmp_path / "articles"
     write_articles(folder, 12, seed=5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.formats.inex_qrels import NO_BEP, QrelsError, parse_inex_qrels
+from builder.formats.inex.qrels import NO_BEP, QrelsError, parse_inex_qrels
 
 QRELS = (
     "2 Q0 z 4 40 1 30:4 \r\n"
@@ -54,7 +54,7 @@ def test_unreadable_lines():
 
 
 def test_real_qrels(shared_data):
-    from builder.formats.inex_qrels import read_inex_qrels
+    from builder.formats.inex.qrels import read_inex_qrels
 
     qrels = read_inex_qrels(shared_data / "inex_ipcs" / "INEX_Qrels.txt")
     assert len(qrels.articles) == 10329

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.formats.inex_topics import read_inex_topics
+from builder.formats.inex.topics import read_inex_topics
 
 
 def test_inex_topic_file(tmp_path):

@@ -8,10 +8,10 @@ import mmap
 
 import pytest
 
-from builder.formats import text_fields
 from builder.formats.source import map_input, read_input
-from builder.formats.text_fields import count_of, single_delimiter
-from builder.formats.trec_run import read_trec_run
+from builder.formats.text import fields as text_fields
+from builder.formats.text.fields import count_of, single_delimiter
+from builder.formats.trec.run import read_trec_run
 
 TEXT = b"1 Q0 a 1 2 t\r\n1 Q0 b 2 1 t\r\n\r\n1 Q0 c 3 0 t\r\n"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from builder.formats import trec_text
-from builder.formats.trec_run import read_trec_run
+from builder.formats.text import reader as trec_text
+from builder.formats.trec.run import read_trec_run
 
 
 def _both(path, monkeypatch):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.formats.trec_qrels import QrelsError, read_trec_qrels
+from builder.formats.trec.qrels import QrelsError, read_trec_qrels
 
 
 @pytest.mark.parametrize(("rel", "value"), [("2", 2), ("-1", -1), ("007", 7), ("-0", 0),

@@ -7,9 +7,10 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from builder.formats import repeated_pairs, trec_text
-from builder.formats.trec_qrels import QrelsError, read_trec_qrels
-from builder.formats.trec_run import read_trec_run
+from builder.formats.text import reader as trec_text
+from builder.formats.trec import repeated_pairs
+from builder.formats.trec.qrels import QrelsError, read_trec_qrels
+from builder.formats.trec.run import read_trec_run
 from builder.validate.trec_run import validate_trec_run
 
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from builder.formats.repeated_pairs import group_cuts, repeated_rows
+from builder.formats.trec.repeated_pairs import group_cuts, repeated_rows
 
 
 def _rows_at_once(groups: np.ndarray, values: list[str]) -> np.ndarray:

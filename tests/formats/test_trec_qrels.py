@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.formats.trec_qrels import QrelsError, read_trec_qrels
+from builder.formats.trec.qrels import QrelsError, read_trec_qrels
 
 
 def test_iteration_token_is_ignored_and_relevance_read_like_atol(tmp_path):

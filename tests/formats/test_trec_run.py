@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.formats.trec_run import RUN_COLUMNS, read_trec_run
+from builder.formats.trec.run import RUN_COLUMNS, read_trec_run
 
 
 def write(tmp_path: Path, text: str, name: str = "run.txt") -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder.formats.trec_topics import read_topics
+from builder.formats.trec.topics import read_topics
 
 TREC = """<top>
 <num> Number: 401

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builder.formats.xml_article import ArticleError, parse_article
+from builder.formats.xml.article import ArticleError, parse_article
 
 ARTICLE = """<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE article>

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from builder.formats.xml_article import parse_article
-from builder.formats.xml_corpus_index import open_index
-from builder.formats.xml_index_build import CHUNK_ARTICLES
+from builder.formats.xml.article import parse_article
+from builder.formats.xml.corpus_index import open_index
+from builder.formats.xml.index_build import CHUNK_ARTICLES
 from tests.formats.xml_walk import walk_article
 
 ARTICLES = {
@@ -96,7 +96,7 @@ def test_hand_counted_ranges(index):
 
 
 def test_the_generated_corpus_equals_the_walk(tmp_path):
-    from builder.demo.xml_articles import write_articles
+    from builder.demo.inex.xml_articles import write_articles
 
     ids = write_articles(tmp_path / "corpus", 40, seed=11)
     built = open_index(tmp_path / "corpus", cache_dir=tmp_path / "cache", workers=2,

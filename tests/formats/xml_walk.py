@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from builder.formats.xml_article import ArticleNodes, parse_root
+from builder.formats.xml.article import ArticleNodes, parse_root
 
 
 def _step_name(element: etree._Element) -> str:

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.measures.adhoc_curves import curve_points
-from builder.measures.adhoc_ranking import judge_rankings
+from builder.measures.adhoc.curves import curve_points
+from builder.measures.adhoc.judged.ranking import judge_rankings
 
 
 def judged_list(marks: str, num_rel: int, extra_nonrel: int = 0):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.measures.adhoc_interpolation import RECALL_LEVELS, recall_cutoffs
+from builder.measures.adhoc.interpolation import RECALL_LEVELS, recall_cutoffs
 
 
 def cutoff(level: str, R: int, how: str) -> int:

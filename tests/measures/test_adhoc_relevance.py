@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
+from builder.measures.adhoc.judged import relevance as adhoc_relevance
 
-from builder.measures import adhoc_relevance
-from builder.measures.adhoc_relevance import NOT_IN_POOL, UNJUDGED, relevance_by_row
+from builder.measures.adhoc.judged.relevance import NOT_IN_POOL, UNJUDGED, relevance_by_row
 
 
 def _campaign(seed: int, stretched: bool = True):

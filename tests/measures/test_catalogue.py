@@ -6,15 +6,15 @@ import importlib
 import pkgutil
 
 import builder.measures
-from builder.measures.bibliography import REFERENCES, cite, cited_in
 from builder.measures.catalogue import catalogue
+from builder.measures.bibliography import REFERENCES, cite, cited_in
 from builder.measures.registry import REGISTRY, Measure, measures_of
 
 
 def _all_declared() -> None:
     for module in pkgutil.iter_modules(builder.measures.__path__):
         importlib.import_module(f"builder.measures.{module.name}")
-    importlib.import_module("builder.tasks.thorough")
+    importlib.import_module("builder.tasks.inex.thorough")
 
 
 def test_no_declaration_cites_an_internal_name():

@@ -7,7 +7,7 @@ import pyarrow as pa
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.measures.docno_order import byte_order_codes, take_rows
+from builder.measures.adhoc.judged.docno_order import byte_order_codes, take_rows
 
 chunks = st.lists(st.lists(st.text("ab\u00e9", max_size=3), max_size=6), max_size=5)
 

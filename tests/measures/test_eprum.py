@@ -7,7 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from builder.measures.eprum import (
+from builder.measures.eprum.idealism import evaluate_topic
+from builder.measures.eprum.precision_recall import (
     count_below,
     expected_ideal_search_length,
     expected_inverse_search_length,
@@ -15,7 +16,6 @@ from builder.measures.eprum import (
     recall_of_level,
     seen_probabilities,
 )
-from builder.measures.eprum_idealism import evaluate_topic
 
 # Section 4, Fig. 3 and Table 1: the list (c, d, a); ideal elements a and b (columns).
 KEY_EXAMPLE = np.array([[0.4, 0.4], [0.6, 0.4], [1.0, 0.0]])

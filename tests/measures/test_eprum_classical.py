@@ -13,13 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from builder.measures.eprum_models import (
+from builder.measures.eprum.models import (
     UserModel,
     document_ideal,
     document_pointers,
     navigation_table,
 )
-from builder.measures.eprum_scores import IdealSet, score_rows, topic_results
+from builder.measures.eprum.scores import IdealSet, score_rows, topic_results
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -7,11 +7,14 @@ import io
 import numpy as np
 import pytest
 
-from builder.formats.fol_run import read_fol_run
-from builder.formats.inex_qrels import parse_inex_qrels
-from builder.measures.focused import average_interpolated_precision, interpolated_precision
-from builder.measures.focused_scores import focused_score_table
-from builder.measures.passage_ranking import rank_passages
+from builder.formats.inex.fol_run import read_fol_run
+from builder.formats.inex.qrels import parse_inex_qrels
+from builder.measures.inex.focused.precision import (
+    average_interpolated_precision,
+    interpolated_precision,
+)
+from builder.measures.inex.focused.scores import focused_score_table
+from builder.measures.inex.ranking import rank_passages
 
 # Trel(1) = 30: a has [10,20) highlighted, b has [0,20), c is judged non-relevant.
 QRELS = "1 Q0 a 10 100 10 10:10\n1 Q0 b 20 50 0 0:20\n1 Q0 c 0 80\n2 Q0 d 5 10 0 0:5\n"

@@ -6,10 +6,10 @@ import io
 
 import pytest
 
-from builder.formats.fol_run import read_fol_run
-from builder.formats.inex_qrels import parse_inex_qrels
-from builder.measures.hixeval import hixeval_table, seen_rsize
-from builder.measures.passage_ranking import highlight_index, rank_passages
+from builder.formats.inex.fol_run import read_fol_run
+from builder.formats.inex.qrels import parse_inex_qrels
+from builder.measures.inex.ranking import highlight_index, rank_passages
+from builder.measures.inex.thorough.hixeval import hixeval_table, seen_rsize
 
 # article a: [0,10) and [20,30) highlighted, Trel = 20
 QRELS = "1 Q0 a 20 100 0 0:10 20:10\n"

@@ -11,16 +11,16 @@ import io
 import numpy as np
 import pytest
 
-from builder.formats.fol_run import read_fol_run
-from builder.formats.inex_qrels import read_inex_qrels
-from builder.formats.xml_corpus_index import open_index
-from builder.measures import hixeval
-from builder.measures.hixeval_elements import (
+from builder.formats.inex.fol_run import read_fol_run
+from builder.formats.inex.qrels import read_inex_qrels
+from builder.formats.xml.corpus_index import open_index
+from builder.measures.inex.ranking import highlight_index, rank_passages
+from builder.measures.inex.thorough import hixeval
+from builder.measures.inex.thorough.hixeval_elements import (
     derive_element_assessments,
     element_seen_rsize,
     trel_across_elements,
 )
-from builder.measures.passage_ranking import highlight_index, rank_passages
 
 QRELS = "1 Q0 100 40 100 30 30:40\n"
 RUN = ("1 Q0 100 1 4 r 40 60\n"   # p2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from builder.measures.generalized_precision import generalized_scores
+from builder.measures.inex.in_context.generalized_precision import generalized_scores
 
 TOPICS = pd.DataFrame({"topic": ["1", "2"], "num_rel": [4, 2], "rel_size": [1000, 300]})
 

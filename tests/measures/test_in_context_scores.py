@@ -7,10 +7,10 @@ import io
 import numpy as np
 import pytest
 
-from builder.formats.fol_run import read_fol_run
-from builder.formats.inex_qrels import parse_inex_qrels
-from builder.measures.best_entry import best_entry_scores
-from builder.measures.in_context import InContextSettings, evaluate_in_context, f_beta
+from builder.formats.inex.fol_run import read_fol_run
+from builder.formats.inex.qrels import parse_inex_qrels
+from builder.measures.inex.in_context.best_entry import best_entry_scores
+from builder.measures.inex.in_context.scores import InContextSettings, evaluate_in_context, f_beta
 
 # Topic 1: article a (length 1000) has 400 relevant characters [100, 500), BEP 100;
 # article b (length 500) has 100 relevant characters [0, 100), BEP 0; article c is judged

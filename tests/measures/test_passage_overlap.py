@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.measures.passage_overlap import HighlightIndex, first_overlaps
+from builder.measures.inex.overlap import HighlightIndex, first_overlaps
 
 
 def test_highlighted_overlap_counts_each_highlighted_passage():

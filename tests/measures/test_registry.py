@@ -21,7 +21,8 @@ LIST_REGISTRY = (
 IMPORT_EVERYTHING = (
     "import importlib, pkgutil, builder\n"
     "for module in pkgutil.walk_packages(builder.__path__, 'builder.'):\n"
-    "    importlib.import_module(module.name)\n"
+    "    if module.name != 'builder.__main__':  # runs the command line\n"
+    "        importlib.import_module(module.name)\n"
 )
 KINDS = "from builder.tasks import KIND_MODULES, get_kind\nprint(sorted({get_kind(k).family for k in KIND_MODULES}))\n"
 

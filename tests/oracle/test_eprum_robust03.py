@@ -10,13 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.measures.eprum_models import (
+from builder.measures.eprum.models import (
     UserModel,
     document_ideal,
     document_pointers,
     navigation_table,
 )
-from builder.measures.eprum_scores import IdealSet, score_rows, topic_results
+from builder.measures.eprum.scores import IdealSet, score_rows, topic_results
 from builder.tasks.adhoc import KIND, AdhocOptions
 
 PRINTED = 0.00005 + 1e-9

@@ -14,11 +14,11 @@ import pytest
 from test_inex_eval_focused import oracle_table  # inex_eval's printed values
 
 from builder.cli import main
-from builder.demo.xml_articles import write_articles
-from builder.formats.element_convert import write_fol
-from builder.formats.element_resolve import resolve_element_run
-from builder.formats.element_run import read_element_run
-from builder.formats.xml_corpus_index import open_index
+from builder.demo.inex.xml_articles import write_articles
+from builder.formats.xml.corpus_index import open_index
+from builder.formats.xml.elements.convert import write_fol
+from builder.formats.xml.elements.resolve import resolve_element_run
+from builder.formats.xml.elements.run import read_element_run
 from builder.tasks import get_kind
 from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 

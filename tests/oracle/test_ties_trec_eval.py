@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.stats.adhoc_rejudge import judge_once
-from builder.stats.ties import UNLIMITED, tie_broken_scores, tie_table
+from builder.stats.reliability.adhoc_rejudge import judge_once
+from builder.stats.reliability.ties import UNLIMITED, tie_broken_scores, tie_table
 from builder.tasks.adhoc import KIND
 
 CAMPAIGNS = {"robust03": "robust03_qrels.txt", "trec_covid_round1": "qrels.covid-round1.txt"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from builder.cli import main
-from builder.measures import adhoc as adhoc_measures
+from builder.measures.adhoc import scores as adhoc_measures
 from builder.measures.registry import measures_of
 
 SUITE = {

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.batching import batches, even_batches, parse_size
 from builder.cli import main
-from builder.scores import RunRead
-from builder.streaming import file_batches
-from builder.topic_part_files import split_by_topics
+from builder.contract import RunRead
+from builder.pipeline.execution.batches import file_batches
+from builder.pipeline.execution.batching import batches, even_batches, parse_size
+from builder.pipeline.execution.topic_files import split_by_topics
 from tests.scale.site_compare import compare_sites
 from tests.site.test_build import build_demo
 
@@ -40,14 +40,14 @@ def recorded(calls: list, function):
 
 BUDGET = "8M"
 """Every run in a batch of its own (the first batch has two), and the 13 runs whose evaluation
-is estimated above 8 MB read and evaluated a few topics at a time (``builder.topic_parts``);
+is estimated above 8 MB read and evaluated a few topics at a time (``builder.pipeline.execution.topic_ranges``);
 1 byte (a part per topic, 1,700 evaluations) took 20 times as long and checks no more."""
 
 
 def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robust03_one_shot):
     one_shot = robust03_one_shot
     split = []
-    monkeypatch.setattr("builder.topic_parts.split_by_topics", recorded(split, split_by_topics))
+    monkeypatch.setattr("builder.pipeline.execution.topic_ranges.split_by_topics", recorded(split, split_by_topics))
     assert evaluate_output(capsys, "--memory-budget", BUDGET) == one_shot
     assert one_shot.count("\n") > 40_000
     assert len(split) == 13 and all(len(parts) >= 3 for parts in split), split
@@ -73,7 +73,7 @@ def test_batched_formats_equal_one_shot(capsys, monkeypatch, options):
     assert main(args) == 0
     one_shot = capsys.readouterr().out
     split = []
-    monkeypatch.setattr("builder.topic_parts.split_by_topics", recorded(split, split_by_topics))
+    monkeypatch.setattr("builder.pipeline.execution.topic_ranges.split_by_topics", recorded(split, split_by_topics))
     assert main([*args[:1], "--memory-budget", "100K", *args[1:]]) == 0
     assert capsys.readouterr().out == one_shot
     assert [len(parts) >= 3 for parts in split] == [True], split
@@ -88,7 +88,7 @@ def test_batched_demo_site_equals_one_shot(tmp_path, stamped_demo_site, monkeypa
         made.append(file_batches(paths, budget))
         return made[-1]
 
-    monkeypatch.setattr("builder.streaming.file_batches", recorded)
+    monkeypatch.setattr("builder.pipeline.execution.batches.file_batches", recorded)
     assert build_demo(tmp_path / "batched", "--memory-budget", "8M") == 0
     assert max(len(groups) for groups in made) >= 3
     assert compare_sites(stamped_demo_site, tmp_path / "batched") == []
@@ -184,7 +184,7 @@ def test_config_memory_budget(tmp_path, monkeypatch):
     """``memory_budget:`` in the config reads the runs in batches, as the option does; a bad
     size is a config problem naming the key."""
     from builder.build import Progress, build
-    from builder.config_loading import ConfigError, load_config
+    from builder.config.loading import ConfigError, load_config
     from tests.site.test_config import write_campaign
 
     config = write_campaign(tmp_path, CAMPAIGN.replace("BUDGET", "1"))
@@ -195,7 +195,7 @@ def test_config_memory_budget(tmp_path, monkeypatch):
         made.append((budget, file_batches(paths, budget)))
         return made[-1][1]
 
-    monkeypatch.setattr("builder.streaming.file_batches", recorded)
+    monkeypatch.setattr("builder.pipeline.execution.batches.file_batches", recorded)
     summary = build(config, progress=Progress(quiet=True))
     assert summary.evaluated == 2 and made == [(1, [[tmp_path / "data/runs/a.txt",
                                                      tmp_path / "data/runs/b.txt"]])]
@@ -209,7 +209,7 @@ def test_batches_keep_only_the_tables_pages_read():
     rank (a row per line): the kept ones equal the one-shot tables."""
     import pandas as pd
 
-    from builder.batching import evaluate_batches
+    from builder.pipeline.execution.batching import evaluate_batches
     from builder.tasks.adhoc import KIND
 
     options = KIND.options_model()

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from builder.pipeline.execution import topic_ranges as topic_parts
 
-from builder import topic_parts
 from builder.cli import main
-from builder.topic_part_files import split_by_topics
+from builder.pipeline.execution.topic_files import split_by_topics
 
 ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
 QRELS = ROBUST03 / "robust03_qrels.txt"

@@ -19,7 +19,7 @@ def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo campaign's site, built by ``appendix build`` from the repository's config."""
     from builder.cli import main
 
-    if importlib.util.find_spec("builder.commands.build") is None or not DEMO_CONFIG.is_file():
+    if importlib.util.find_spec("builder.cli.commands.build") is None or not DEMO_CONFIG.is_file():
         missing("appendix build or site_config.yml is not there yet")
     out = tmp_path_factory.mktemp("demo-site") / "site"
     status = main(["build", "--config", str(DEMO_CONFIG), "--out", str(out), "--quiet"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from builder.demo.adhoc_runs import ESCAPE_TAG
+from builder.demo.adhoc.runs import ESCAPE_TAG
 from tests.site.browser import PageVisit, axe_report, page_samples
 
 PLOT_TIMEOUT_MS = 15_000

@@ -152,7 +152,7 @@ def test_a_failed_build_leaves_the_previous_site_untouched(stamped_site, tmp_pat
 
 def test_a_failure_while_rendering_leaves_the_previous_site_untouched(stamped_site, tmp_path,
                                                                      monkeypatch):
-    import builder.site.site as site_module
+    import builder.site.writer as site_module
 
     out = tmp_path / "site"
     shutil.copytree(stamped_site, out)

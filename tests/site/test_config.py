@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.config_loading import ConfigError, load_config
+from builder.config.loading import ConfigError, load_config
 
 QRELS = "401 0 d1 1\n401 0 d2 0\n"
 RUN = "401 Q0 d1 1 2.0 r1\n"

@@ -8,8 +8,8 @@ import math
 
 import pandas as pd
 
-from builder.site import downloads
-from builder.site.downloads import LongScores, _write_json, write_long_csv, write_long_json
+from builder.site.pages import downloads
+from builder.site.pages.downloads import LongScores, _write_json, write_long_csv, write_long_json
 
 AWKWARD = pd.DataFrame({
     "run": ["plain", 'say "hi"', "a,b/c", "line\nbreak", "plain", "é😀<&>", "x"],

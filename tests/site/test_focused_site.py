@@ -12,9 +12,9 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.demo.inex_runs import runs_of
-from builder.demo.inex_topics import FIRST_TOPIC, TOPICS
-from builder.scores import SUMMARY_TOPIC
+from builder.contract import SUMMARY_TOPIC
+from builder.demo.inex.runs import runs_of
+from builder.demo.inex.topics import FIRST_TOPIC, TOPICS
 from builder.tasks import get_kind
 from tests.site.site_checks import broken_references
 

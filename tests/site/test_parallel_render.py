@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from builder.analysis import analyse
-from builder.config_loading import load_config
-from builder.pipeline import evaluate_task, read_task, validate_task
+from builder.config.loading import load_config
+from builder.pipeline.analysis import analyse
+from builder.pipeline.stages import evaluate_task, read_task, validate_task
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
-from builder.site.site import render_site
+from builder.site.writer import render_site
 from tests.site.site_checks import file_hashes
 from tests.site.test_build import CONFIG, build_demo
 
@@ -45,7 +45,7 @@ def test_one_and_two_processes_render_the_same_bytes_and_count(demo_analyses, tm
 def _in_the_child_only(parent: int, failure):
     """A stand-in for the renderer's ``write_download`` that fails in the forked worker (which
     takes the downloads first) and writes as usual in this process."""
-    from builder.site.downloads import write_download
+    from builder.site.pages.downloads import write_download
 
     def write(*args):
         if os.getpid() != parent:
@@ -56,7 +56,7 @@ def _in_the_child_only(parent: int, failure):
 
 def test_a_failure_in_the_worker_fails_the_build_and_keeps_the_previous_site(
         tmp_path, monkeypatch):
-    import builder.site.site as site_module
+    import builder.site.writer as site_module
 
     out = tmp_path / "site"
     assert build_demo(out) == 0
@@ -75,7 +75,7 @@ def test_a_failure_in_the_worker_fails_the_build_and_keeps_the_previous_site(
 
 
 def test_a_worker_that_dies_fails_the_render(demo_analyses, tmp_path, monkeypatch):
-    import builder.site.site as site_module
+    import builder.site.writer as site_module
 
     site, analyses = demo_analyses
     monkeypatch.setattr(site_module, "write_download",

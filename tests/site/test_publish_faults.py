@@ -36,7 +36,7 @@ tasks:
 
 def build(folder: Path, out: Path, **kwargs) -> subprocess.Popen:
     return subprocess.Popen(
-        [sys.executable, "-m", "builder.cli", "build", "--config", str(config(folder)),
+        [sys.executable, "-m", "builder", "build", "--config", str(config(folder)),
          "--out", str(out)], cwd=ROOT, env={**os.environ, **EPOCH}, stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL, text=True, start_new_session=True, **kwargs)
 
@@ -182,7 +182,7 @@ def test_inputs_inside_the_output_are_refused(tmp_path):
     path = tmp_path / "c.yml"
     path.write_text("campaign: {title: T}\ntasks:\n  - {id: t, title: T, kind: adhoc, "
                     "qrels: pub/q.txt, runs: pub/runs/}\n")
-    result = subprocess.run([sys.executable, "-m", "builder.cli", "build", "--config",
+    result = subprocess.run([sys.executable, "-m", "builder", "build", "--config",
                              str(path), "--out", str(out)], cwd=ROOT, capture_output=True,
                             text=True, timeout=300, check=False)
     assert result.returncode == 2 and "holds inputs of the config" in result.stderr

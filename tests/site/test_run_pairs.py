@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 import pytest
 
-from builder.site.run_pairs import DATA_VARIABLE
+from builder.site.pages.run_pairs import DATA_VARIABLE
 from tests.site.browser import axe_report, vnu_errors
 
 OFFICIAL = "ndcg_cut_10"

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 from markupsafe import escape
 
-from builder.site.significance_pages import _flip
+from builder.site.pages.significance import _flip
 from builder.site.table_html import run_list, table_rows
 from builder.site.tables import Cell, Table, number, numbers, signed, signed_numbers
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builder.stats.bootstrap import bootstrap_test, resample_counts
+from builder.stats.significance.bootstrap import bootstrap_test, resample_counts
 
 
 def sakai_asl(z: np.ndarray, samples: np.ndarray) -> float:

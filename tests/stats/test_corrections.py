@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from builder.stats.corrections import adjust
+from builder.stats.significance.corrections import adjust
 
 P = np.array([0.01, 0.04, 0.03, 0.005, 0.2])
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builder.stats.bootstrap import resample_counts
-from builder.stats.effect import mean_difference_ci, standardized_difference
+from builder.stats.significance.bootstrap import resample_counts
+from builder.stats.significance.effect import mean_difference_ci, standardized_difference
 
 
 def test_standardized_difference_is_mean_over_sd() -> None:

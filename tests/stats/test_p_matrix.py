@@ -7,8 +7,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from builder.stats.settings import SignificanceSettings
-from builder.stats.significance import significance_report
+from builder.config.significance import SignificanceSettings
+from builder.stats.significance.tables import significance_report
 from tests.stats.test_significance_report import campaign_scores
 
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from builder.stats.paired import sign_test, t_test, wilcoxon_test
+from builder.stats.significance.paired import sign_test, t_test, wilcoxon_test
 
 A = np.array([0.5, 0.4, 0.3, 0.2])
 B = np.array([0.4, 0.2, 0.35, 0.1])

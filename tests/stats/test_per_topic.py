@@ -8,7 +8,7 @@ import sys
 import pandas as pd
 
 from builder.measures.registry import Measure
-from builder.stats.per_topic import per_topic_source, scores_for_testing
+from builder.stats.significance.per_topic import per_topic_source, scores_for_testing
 from tests.conftest import ROOT
 
 DECLARED = {
@@ -52,7 +52,7 @@ def test_compare_tests_an_in_context_task_on_its_official_magp():
     folder = ROOT / "data" / "inex" / "relevant-in-context"
     runs = sorted(p for p in folder.glob("*.txt"))
     done = subprocess.run(
-        [sys.executable, "-m", "builder.cli", "compare", "--task", "relevant-in-context",
+        [sys.executable, "-m", "builder", "compare", "--task", "relevant-in-context",
          "--test", "t-test", "--format", "csv", str(ROOT / "data" / "inex" / "qrels.txt"),
          *map(str, runs)],
         capture_output=True, text=True, cwd=ROOT, check=False,

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from builder.stats.randomization import randomization_test, sign_flips
+from builder.stats.significance.randomization import randomization_test, sign_flips
 
 
 def exhaustive_p(d: np.ndarray) -> float:

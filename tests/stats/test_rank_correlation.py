@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.stats
 
-from builder.stats.rank_correlation import kendall_tau, tau_ap
+from builder.stats.reliability.rank_correlation import kendall_tau, tau_ap
 
 
 def brute_tau_ap(x: list[float], y: list[float]) -> float:

@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.measures.adhoc import ranks_read
-from builder.stats.adhoc_rejudge import AdhocRescorer, judge_once
-from builder.stats.sampling import pool_sample
-from builder.stats.ties import tie_table
+from builder.measures.adhoc.scores import ranks_read
+from builder.stats.reliability.adhoc_rejudge import AdhocRescorer, judge_once
+from builder.stats.reliability.sampling import pool_sample
+from builder.stats.reliability.ties import tie_table
 from builder.tasks import get_kind
 
 KIND = get_kind("adhoc")

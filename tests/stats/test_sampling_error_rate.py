@@ -8,9 +8,9 @@ import itertools
 import numpy as np
 import pytest
 
-from builder.stats.error_rate import error_rate, error_rates, outcomes, swap_rate
-from builder.stats.sampling import disjoint_parts, pool_sample, topic_sample
-from builder.stats.stability import Scores
+from builder.stats.reliability.error_rate import error_rate, error_rates, outcomes, swap_rate
+from builder.stats.reliability.sampling import disjoint_parts, pool_sample, topic_sample
+from builder.stats.reliability.stability import Scores
 
 
 def test_pool_sample_keeps_a_share_of_big_topics_only():

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.stats.score_matrix import pair_differences, score_matrix
+from builder.stats.significance.score_matrix import pair_differences, score_matrix
 
 SCORES = """run topic measure value
 r1 1 map 0.5

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.stats.significance import SIGNIFICANCE_COLUMNS, format_significance
+from builder.stats.significance.tables import SIGNIFICANCE_COLUMNS, format_significance
 
 
 def awkward_table(rows: int = 500, seed: int = 1) -> pd.DataFrame:

@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.stats.settings import SignificanceSettings
-from builder.stats.significance import (
+from builder.config.significance import SignificanceSettings
+from builder.stats.significance.tables import (
     SIGNIFICANCE_COLUMNS,
     format_significance,
     resolution_warning,

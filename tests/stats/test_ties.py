@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.stats.adhoc_rejudge import judge_once
-from builder.stats.ties import UNLIMITED, tie_broken_scores, tie_table
+from builder.stats.reliability.adhoc_rejudge import judge_once
+from builder.stats.reliability.ties import UNLIMITED, tie_broken_scores, tie_table
 from builder.tasks import get_kind
 
 KIND = get_kind("adhoc")

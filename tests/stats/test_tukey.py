@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from builder.stats.randomization import randomization_test
-from builder.stats.tukey import permuted_ranges, tukey_hsd_test
+from builder.stats.significance.randomization import randomization_test
+from builder.stats.significance.tukey import permuted_ranges, tukey_hsd_test
 
 
 def carterette_p(values: np.ndarray, resamples: int, rng: np.random.Generator) -> np.ndarray:

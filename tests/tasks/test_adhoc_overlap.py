@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.tasks import adhoc_overlap, adhoc_parallel
+from builder.tasks.adhoc import overlap as adhoc_overlap
+from builder.tasks.adhoc import parallel as adhoc_parallel
 from builder.tasks.adhoc import KIND, AdhocOptions
 
 ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
@@ -97,7 +98,7 @@ def test_evaluate_command_prints_what_the_stages_give(run_files, capsys, monkeyp
             *map(str, run_files)]
     assert main(args) == 2  # a run file unreadable
     overlapped = capsys.readouterr()
-    monkeypatch.setattr("builder.pipeline.defers_runs", lambda kind, scale: scale.streams)
+    monkeypatch.setattr("builder.pipeline.stages.defers_runs", lambda kind, scale: scale.streams)
     assert main(args) == 2
     staged = capsys.readouterr()
     assert overlapped.out == staged.out and overlapped.err == staged.err

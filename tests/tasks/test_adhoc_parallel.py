@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.tasks import adhoc_parallel
 from builder.tasks.adhoc import KIND, AdhocOptions
+from builder.tasks.adhoc import parallel as adhoc_parallel
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 ROBUST03 = DATA / "robust03"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.scores import LazyTables
+from builder.contract import LazyTables
 from builder.tasks.adhoc import KIND, AdhocOptions
 
 QRELS = "1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 a 1\n"

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.tasks import adhoc_parallel
 from builder.tasks.adhoc import KIND, AdhocOptions
+from builder.tasks.adhoc import parallel as adhoc_parallel
 from tests.tasks.test_adhoc_parallel import assert_same_bits, evaluate
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from builder.formats.fol_run import read_fol_run
+from builder.formats.inex.fol_run import read_fol_run
 from builder.validate.fol_run import validate_fol_run
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from builder.formats.trec_run import read_trec_run
+from builder.formats.trec.run import read_trec_run
 from builder.validate.trec_run import _repeats, validate_trec_run
 
 QRELS_TOPICS = {"1", "2"}

@@ -1,0 +1,68 @@
+"""``appendix build``: validate and evaluate every run, and publish the campaign's site.
+
+Exit status: 0 when the site is built (even with rejected runs); 1 when runs were rejected
+and ``--strict`` is given (nothing is published); 2 for an invalid config or unusable input
+files (qrels, topics, run metadata), an output folder that cannot be replaced or written (a
+full or read-only disk) or that another build is writing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from builder.cli.task_options import add_scale_arguments, scale_of
+
+EXIT_STRICT = 1
+EXIT_CONFIG = 2
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=Path("site_config.yml"),
+                        help="the site's config file (default: site_config.yml)")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="output folder (default: the config's 'output', relative to it)")
+    parser.add_argument("--strict", action="store_true",
+                        help="fail, publishing nothing, if any run is rejected")
+    parser.add_argument("--quiet", action="store_true", help="print errors only")
+    parser.add_argument(
+        "--team", metavar="TEAM",
+        help="build a bundle for one team (by the run metadata's team column) to send before "
+             "the results are public: its runs in full, every other run by rank and scores "
+             "only, without name, team or description (default output: the config's output "
+             "folder suffixed with -team-TEAM)")
+    add_scale_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from builder.build import Progress, StrictError, build
+    from builder.config.loading import ConfigError
+    from builder.pipeline.execution.batching import SchedulerError
+    from builder.pipeline.stages import InputError
+    from builder.pipeline.team import TeamError
+    from builder.site.publish import PublishError
+
+    try:
+        scale = scale_of(args, extras=True)
+    except ValueError as exc:
+        print(f"appendix build: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet),
+              team=args.team, scale=scale)
+    except ConfigError as exc:
+        print(f"appendix build: invalid config {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except (InputError, PublishError, TeamError, SchedulerError) as exc:
+        print(f"appendix build: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except StrictError as exc:
+        print(f"appendix build: {exc}", file=sys.stderr)
+        return EXIT_STRICT
+    except OSError as exc:  # a full or read-only disk: nothing was published
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"appendix build: cannot write the site{where}: {exc.strerror or exc}; the "
+              "previous site, if any, is unchanged", file=sys.stderr)
+        return EXIT_CONFIG
+    return 0

@@ -1,0 +1,59 @@
+"""``appendix eprum NAVIGATION.tsv``: EPRUM precision-recall from a navigation table.
+
+Per topic: precision at each natural recall point (``P[r=1]``, ...), at the 11 standard recall
+levels (``P[0.00]`` ... ``P[1.00]``), the ideal list's expected search length (``ML*[r=1]``,
+...) and the EPRUM average (``avgP``); topic ``all`` holds the means over topics of the
+levels and of the average. ``--format tsv`` prints ``topic<TAB>measure<TAB>value`` at full
+precision. The table's layout is in ``builder.formats.eprum.navigation``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+TEXT_NAME_WIDTH = 22
+SUMMARY_TOPIC = "all"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
+
+    parser.add_argument("navigation", type=Path, help="navigation table: topic rank element probability")
+    parser.add_argument("--format", choices=["text", "tsv"], default="text")
+    parser.add_argument(
+        "--exact-limit",
+        type=int,
+        default=DEFAULT_EXACT_LIMIT,
+        metavar="N",
+        help="exact P(F_k = f) up to N uncertain elements at a rank, "
+        f"normal approximation above (default {DEFAULT_EXACT_LIMIT})",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    from builder.formats.eprum.navigation import NavigationError, read_navigation
+    from builder.measures.eprum.scores import IdealSet, ordered_rows, score_rows, topic_results
+
+    try:
+        table = read_navigation(args.navigation)
+    except NavigationError as error:
+        print(error, file=sys.stderr)
+        return 2
+    if args.exact_limit < 0:
+        print("appendix eprum: --exact-limit must be 0 or more", file=sys.stderr)
+        return 2
+    navigation = table.navigation.assign(run="")
+    ideal = IdealSet(table.elements, table.ideal_navigation)
+    results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit)
+    rows = ordered_rows(score_rows(results), SUMMARY_TOPIC)
+    if args.format == "tsv":
+        out = [f"{t}\t{m}\t{v!r}\n" for t, m, v in zip(rows["topic"], rows["measure"], rows["value"].tolist())]
+    else:
+        out = [
+            f"{m:<{TEXT_NAME_WIDTH}}\t{t}\t{v:.4f}\n"
+            for t, m, v in zip(rows["topic"], rows["measure"], rows["value"].tolist())
+        ]
+    sys.stdout.write("".join(out))
+    return 0

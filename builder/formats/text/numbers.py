@@ -1,0 +1,67 @@
+"""Number fields of TREC text files: the one rule every run reader applies (a finite number
+as C's ``strtod`` reads a whole field), and trec_eval's lenient reading (C's ``atof``)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from builder.findings import Finding
+from builder.formats.text.c_numbers import c_atof
+from builder.formats.text.table import TextLayout
+
+FINITE_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+"""A finite number as C's ``strtod`` reads a whole field (trec_eval reads scores with atof)."""
+NON_FINITE = r"^[+-]?(nan(\([0-9A-Za-z_]*\))?|inf|infinity)$"
+"""What ``strtod`` reads as NaN or infinity, in any case: one rule, an error (a run cannot be
+ranked by such a score), however the line is spaced."""
+_FINITE = re.compile(FINITE_NUMBER, re.ASCII)  # digits 0-9 only, as Arrow's parser
+_NON_FINITE = re.compile(NON_FINITE, re.IGNORECASE)
+
+
+def number_columns(table: pa.Table, layout: TextLayout) -> pa.Table:
+    """The ``float64`` columns of ``layout`` read as text (not those Arrow parsed as numbers
+    already), as numbers: a value that is not a finite number as ``FINITE_NUMBER`` says (nor
+    ``nan`` nor ``inf``) becomes null, so that ``suspect_rows`` sends its line through the
+    careful rules. One cast when every value reads (Arrow's cast and CSV reader parse
+    numbers alike)."""
+    for name in layout.names:
+        text = table.column(name)
+        if layout.type_of(name) != pa.float64() or text.type == pa.float64():
+            continue
+        try:
+            numbers = pc.cast(text, pa.float64())
+        except pa.ArrowInvalid:
+            numbers = pc.cast(pc.if_else(pc.match_substring_regex(text, FINITE_NUMBER), text,
+                                         pa.scalar(None, text.type)), pa.float64())
+        table = table.set_column(table.schema.get_field_index(name), name, numbers)
+    return table
+
+
+def number_problem(name: str, text: str) -> str | None:
+    """What is wrong with a number field's text (None: nothing): the one rule of every run
+    reader, a finite number as C's ``strtod`` reads a whole field."""
+    if _FINITE.match(text):
+        if math.isfinite(float(text)):
+            return None
+        return f"{name} {text} is not a finite number (beyond the largest double)"
+    if _NON_FINITE.match(text):
+        return f"{name} {text} is not a finite number"
+    return f"{name} is not a number"
+
+
+def read_as_atof(file: str, line: int, name: str, fields: list[str], i: int,
+                 findings: list[Finding]) -> str | None:
+    """trec_eval's reading of a number field that is not a number: ``fields[i]`` replaced by
+    the value C's ``atof`` reads (a warning), or the problem when that value is not finite."""
+    text = fields[i]
+    value = c_atof(text)
+    if not math.isfinite(value):
+        return f"{name} {text} is not a finite number"
+    findings.append(Finding(file, line, "warning", f"{name} {text} read as {value!r}, as "
+                            "trec_eval reads it (C's atof)"))
+    fields[i] = repr(value)
+    return None

@@ -1,0 +1,147 @@
+"""trec_eval's measures over gains equal to the relevance values: G (``m_G.c``), nDCG
+(``m_ndcg.c``), nDCG at k (``m_ndcg_cut.c``), ndcg_rel (``m_ndcg_rel.c``) and Rndcg
+(``m_Rndcg.c``), computed from the retrieved rows of positive gain and each topic's ideal
+ranking (Jarvelin & Kekalainen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS
+20(4), 2002: DCG = sum of gain / log2(rank + 1), nDCG = DCG / the ideal ranking's DCG)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from builder.measures.adhoc.judged.cells import ratio
+from builder.measures.adhoc.judged.ranking import JudgedRanking
+from builder.measures.running_sums import segment_cumsum
+
+
+def _segment_cumsum_int(values: np.ndarray, segment: np.ndarray) -> np.ndarray:
+    """Running sum of integer ``values`` within each stretch of equal ``segment`` (exact: a
+    global cumsum minus each stretch's offset), as float64."""
+    total = np.cumsum(values, dtype=np.int64)
+    if not len(total):
+        return total.astype(np.float64)
+    first = np.flatnonzero(np.r_[True, segment[1:] != segment[:-1]])
+    offset = total[first] - values[first]
+    return (total - np.repeat(offset, np.diff(np.r_[first, len(total)]))).astype(np.float64)
+
+
+class Gains:
+    """The retrieved rows of positive gain and each topic's ideal ranking, for the gain
+    measures. Gain = qrels relevance (trec_eval's default ``setup_gains``: level i has gain i),
+    so unjudged, unpooled and level-0 documents gain 0 and are left out; P = the topic's
+    documents of positive gain (its ideal ranking's length)."""
+
+    def __init__(self, judged: JudgedRanking, num_ret: np.ndarray) -> None:
+        at = np.flatnonzero(judged.rel > 0)
+        self.n_cells, n_topics = judged.num_cells, len(judged.topics)
+        self.cell, self.rank, self.gain = judged.cell[at], judged.rank[at], judged.rel[at]
+        self.discounted = self.gain / np.log2(self.rank + 1.0)
+        self.dcg_so_far = segment_cumsum(self.discounted, self.cell)
+        self.cell_topic = judged.topic_of_cell()
+        self.topic = self.cell_topic[self.cell]
+        ideal, self.ideal_start = judged.ideal_gains, judged.ideal_start
+        self.ideal_topic = np.repeat(np.arange(n_topics), np.diff(self.ideal_start))
+        self.position = np.arange(len(ideal)) - self.ideal_start[self.ideal_topic]
+        self.ideal = ideal
+        self.ideal_discounted = ideal / np.log2(self.position + 2.0)
+        self.idcg_so_far = segment_cumsum(self.ideal_discounted, self.ideal_topic)
+        self.P = np.diff(self.ideal_start)
+        self.idcg = _last_of(self.idcg_so_far, self.ideal_start)
+        self.num_ret = num_ret
+
+    def per_cell(self, weights: np.ndarray) -> np.ndarray:
+        return np.bincount(self.cell, weights=weights, minlength=self.n_cells)
+
+    def dcg(self) -> np.ndarray:
+        """DCG of each cell's whole ranking (its last running value, 0 if nothing gains)."""
+        return self.per_cell(self.discounted)
+
+    def ideal_at(self, so_far: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """``so_far`` (a running value over the ideal ranking) at position min(k, P) of each
+        retrieved row's topic (k >= 1; a row of positive gain implies P >= 1)."""
+        return so_far[self.ideal_start[self.topic] + np.minimum(k, self.P[self.topic]) - 1]
+
+
+def _last_of(running: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """The last value of ``running`` in each stretch ``start[i]:start[i+1]`` (0 if empty)."""
+    filled = start[1:] > start[:-1]
+    return np.where(filled, running[np.maximum(start[1:] - 1, 0)] if len(running) else 0, 0.0)
+
+
+def g_measure(gains: Gains) -> np.ndarray:
+    """G (m_G.c): sum over retrieved docs of gain / log2(2 + cost(r) - gained(r)), divided by
+    the sum of the ideal gains; gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the
+    first min(r, P) ideal positions + 1 per rank beyond P (trec_eval's min_cost)."""
+    ideal_so_far = _segment_cumsum_int(gains.ideal.astype(np.int64), gains.ideal_topic)
+    beyond = np.maximum(gains.rank - gains.P[gains.topic], 0)
+    cost = gains.ideal_at(ideal_so_far, gains.rank) + beyond
+    gained = _segment_cumsum_int(gains.gain, gains.cell)
+    terms = gains.gain / np.log2(2.0 + cost - gained)
+    sum_ideal = _last_of(ideal_so_far, gains.ideal_start)[gains.cell_topic]
+    return ratio(gains.per_cell(terms), sum_ideal)
+
+
+def ndcg_rel(gains: Gains) -> np.ndarray:
+    """ndcg_rel (m_ndcg_rel.c): nDCG at each retrieved doc of positive gain, DCG(r) /
+    IDCG(min(r, P)), plus (P - those retrieved) x DCG(N) / IDCG(P), all divided by P."""
+    at_docs = gains.per_cell(gains.dcg_so_far / gains.ideal_at(gains.idcg_so_far, gains.rank))
+    P = gains.P[gains.cell_topic]
+    missed = (P - np.bincount(gains.cell, minlength=gains.n_cells)).astype(np.float64)
+    total = at_docs + ratio(missed * gains.dcg(), gains.idcg[gains.cell_topic])
+    return np.where(total > 0, ratio(total, P), 0.0)
+
+
+def rndcg(gains: Gains) -> np.ndarray:
+    """Rndcg (m_Rndcg.c): mean of DCG(c) / IDCG(c) at each c where the ideal gain changes
+    (c = documents of the ideal ranking above a lower gain, the last c = P), plus DCG(N) /
+    IDCG(P) when N > P + 1 (trec_eval's final point; none when N = P + 1)."""
+    ideal, topic_of, position = gains.ideal, gains.ideal_topic, gains.position
+    last_of_topic = position == gains.P[topic_of] - 1
+    change = np.flatnonzero(np.r_[ideal[1:] != ideal[:-1], True] | last_of_topic)
+    n_changes = np.bincount(topic_of[change], minlength=len(gains.P))
+    change_start = np.r_[0, np.cumsum(n_changes)]
+    per_cell = n_changes[gains.cell_topic]
+    point_cell = np.repeat(np.arange(gains.n_cells), per_cell)
+    nth = np.arange(len(point_cell)) - np.repeat(np.r_[0, np.cumsum(per_cell)[:-1]], per_cell)
+    point = change[change_start[gains.cell_topic[point_cell]] + nth]
+    at_point = _dcg_at(gains, point_cell, position[point] + 1) / gains.idcg_so_far[point]
+    total = np.bincount(point_cell, weights=at_point, minlength=gains.n_cells)
+    P = gains.P[gains.cell_topic]
+    final = gains.num_ret > P + 1
+    total = total + np.where(final, ratio(gains.dcg(), gains.idcg[gains.cell_topic]), 0.0)
+    return ratio(total, per_cell + final)
+
+
+def _dcg_at(gains: Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """DCG of ``cell``'s ranking over its first k documents (cells in order, k >= 1)."""
+    width = int(gains.rank.max()) + 1 if len(gains.rank) else 1
+    keys = gains.cell.astype(np.int64) * width + gains.rank
+    wanted = cell.astype(np.int64) * width + np.minimum(k, width - 1)
+    last = np.searchsorted(keys, wanted, side="right") - 1
+    safe = np.maximum(last, 0)
+    found = (last >= 0) & (gains.cell[safe] == cell) if len(keys) else np.zeros(len(cell), bool)
+    return np.where(found, gains.dcg_so_far[safe] if len(keys) else 0.0, 0.0)
+
+
+def ndcg(judged: JudgedRanking, gains: Gains) -> np.ndarray:
+    """nDCG; gains are the relevance values (m_ndcg.c)."""
+    ideal_total = np.bincount(
+        gains.ideal_topic, weights=gains.ideal_discounted, minlength=len(judged.topics)
+    )
+    return ratio(gains.dcg(), ideal_total[judged.topic_of_cell()])
+
+
+def ndcg_cut(judged: JudgedRanking, gains: Gains, named) -> dict[str, np.ndarray]:
+    """nDCG over the first k documents, per (k, name) of ``named`` (m_ndcg_cut.c)."""
+    cell, rank, discounted = gains.cell, gains.rank, gains.discounted
+    position, ideal_discounted = gains.position, gains.ideal_discounted
+    ideal_topic = gains.ideal_topic
+    topic = judged.topic_of_cell()
+    n_topics, n_cells = len(judged.topics), judged.num_cells
+    out = {}
+    for k, name in named:
+        top = position < k
+        ideal_k = np.bincount(ideal_topic[top], weights=ideal_discounted[top], minlength=n_topics)
+        within = rank <= k
+        dcg_k = np.bincount(cell[within], weights=discounted[within], minlength=n_cells)
+        out[name] = ratio(dcg_k, ideal_k[topic])
+    return out

@@ -1,0 +1,106 @@
+"""Gain measures with gains other than the relevance value: trec_eval 10.0's ``rbp`` and
+``rbp_resid`` (Moffat & Zobel, "Rank-biased precision for measurement of retrieval
+effectiveness", ACM TOIS 27(1), 2008), and ``ndcg`` with a gain per level (``-m ndcg.1=3,2=9``).
+
+Gains follow trec_eval's ``setup_gains`` (``gain_init.c``): relevance level i of a topic gains
+i unless a parameter ``i=g`` says otherwise; documents not in the qrels or judged negative gain
+0. ``rbp`` then rescales a topic's gains to [0, 1] when they leave it, g -> (g - min) / (max -
+min) over the levels 0 .. the topic's highest level (``m_rbp.c``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from builder.measures.adhoc.judged.ranking import JudgedRanking
+from builder.measures.adhoc.trec_eval.params import AdhocParams
+
+_INTEGER = re.compile(r"[+-]?\d+")
+
+
+def level_gains(judged: JudgedRanking, pairs: dict[str, float]) -> np.ndarray:
+    """Gain of each relevance level 0 .. the highest in the qrels (``setup_gains``)."""
+    highest = int(judged.ideal_gains.max()) if len(judged.ideal_gains) else 0
+    levels = {int(k): v for k, v in pairs.items() if _INTEGER.fullmatch(k)}
+    highest = max([highest, *(k for k in levels if k >= 0)])
+    table = np.arange(highest + 1, dtype=np.float64)
+    for level, gain in levels.items():
+        if level >= 0:
+            table[level] = gain
+    return table
+
+
+def _row_gains(judged: JudgedRanking, table: np.ndarray) -> np.ndarray:
+    return np.where(judged.rel >= 0, table[np.maximum(judged.rel, 0)], 0.0)
+
+
+def _topic_highest(judged: JudgedRanking) -> np.ndarray:
+    """Each topic's highest relevance level in the qrels (0 when none is positive)."""
+    counts = np.diff(judged.ideal_start)
+    first = np.minimum(judged.ideal_start[:-1], max(len(judged.ideal_gains) - 1, 0))
+    top = judged.ideal_gains[first] if len(judged.ideal_gains) else np.zeros(len(counts))
+    return np.where(counts > 0, top, 0.0)
+
+
+def ndcg_with_gains(judged: JudgedRanking, pairs: dict[str, float]) -> np.ndarray:
+    """nDCG with the gains of ``pairs`` per level (m_ndcg.c): DCG sums every retrieved
+    document of non-zero gain (negative ones too) over log2(rank + 1); the ideal ranking holds
+    the topic's judged documents of positive gain, best first."""
+    table = level_gains(judged, pairs)
+    gain = _row_gains(judged, table)
+    dcg = judged.per_cell(gain / np.log2(judged.rank + 1.0))
+    n_topics = len(judged.topics)
+    topic = np.repeat(np.arange(n_topics), np.diff(judged.ideal_start))
+    ideal = table[judged.ideal_gains.astype(np.int64)]
+    positive = ideal > 0
+    topic, ideal = topic[positive], ideal[positive]
+    order = np.lexsort((-ideal, topic))
+    topic, ideal = topic[order], ideal[order]
+    start = np.searchsorted(topic, np.arange(n_topics))
+    position = np.arange(len(topic)) - start[topic]
+    ideal_dcg = np.bincount(topic, weights=ideal / np.log2(position + 2.0), minlength=n_topics)
+    ideal_of_cell = ideal_dcg[judged.topic_of_cell()]
+    safe = np.where(ideal_of_cell > 0, ideal_of_cell, 1.0)
+    return np.where(ideal_of_cell > 0, dcg / safe, 0.0)
+
+
+def _powers(p: float, depth: int) -> np.ndarray:
+    """p^0 .. p^depth, each the previous times p as m_rbp.c's loop multiplies (p ** k rounds
+    differently in the last bit, which a 4-decimal mean can show)."""
+    return np.cumprod(np.r_[1.0, np.full(depth, p)])
+
+
+def rbp_measures(
+    judged: JudgedRanking, num_ret: np.ndarray, params: AdhocParams
+) -> dict[str, np.ndarray]:
+    """``rbp`` = (1 - p) sum_i g_i p^(i-1) and ``rbp_resid`` = p^N + (1 - p) sum over the
+    unjudged retrieved of p^(i-1) (0 when none is unjudged, as m_rbp_resid.c), per cell;
+    unjudged: not in the qrels, or judged negative.
+    """
+    out = {}
+    n_cells = judged.num_cells
+    (rbp,) = params.names("rbp")
+    p = params.persistence("rbp")
+    depth = int(max(num_ret.max(initial=0), judged.rank.max(initial=0)))
+    # Only the rows of positive gain add to rbp, and only the unjudged to rbp_resid: the
+    # others add 0.0, which leaves a sum's bits as they are.
+    at = np.flatnonzero(judged.rel > 0)
+    cell, rel = judged.cell[at], judged.rel[at]
+    highest = _topic_highest(judged)[judged.topic_of_cell()][cell]
+    gain = level_gains(judged, {})[rel]
+    # Rescaled to [0, 1] when the levels leave it (min is level 0's gain, 0).
+    gain = np.where(highest > 1, gain / np.where(highest > 1, highest, 1.0), gain)
+    terms = gain * _powers(p, depth)[judged.rank[at] - 1]
+    out[rbp] = (1.0 - p) * np.bincount(cell, weights=terms, minlength=n_cells)
+    (resid,) = params.names("rbp_resid")
+    p = params.persistence("rbp_resid")
+    unjudged = np.flatnonzero(judged.rel < 0)
+    cell = judged.cell[unjudged]
+    weight = _powers(p, depth)[judged.rank[unjudged] - 1]
+    any_unjudged = np.bincount(cell, minlength=n_cells) > 0
+    tail = _powers(p, depth)[num_ret.astype(np.int64)]
+    resid_sum = np.bincount(cell, weights=weight, minlength=n_cells)
+    out[resid] = np.where(any_unjudged, tail + (1.0 - p) * resid_sum, 0.0)
+    return out

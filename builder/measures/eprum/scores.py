@@ -1,0 +1,255 @@
+"""EPRUM score tables: every list (run) x topic of a navigation table at once.
+
+Piwowarski and Dupret (SIGIR 2006); the per-topic computation is
+``builder.measures.eprum.idealism.evaluate_topic``. Measure names (the levels and the average
+are declared in the registry below, with their source):
+
+- ``P[r=1]``, ``P[r=2]``, ...: precision at the natural recall points r = 1..t;
+- ``ML*[r=1]``, ...: the ideal list's expected search length E[ML*_r] (eq. 4);
+- ``P[0.00]`` ... ``P[1.00]``: precision at the 11 standard recall levels;
+- ``avgP``: the EPRUM average over the natural recall points (average precision when the model
+  is classical).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from builder.measures.eprum.idealism import TopicEprum, evaluate_topic
+from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT, STANDARD_LEVELS
+from builder.measures.registry import Measure, register
+
+FAMILY = "eprum"
+AVERAGE = "avgP"
+REFERENCE = (
+    "B. Piwowarski and G. Dupret, Evaluation in (XML) Information Retrieval: Expected "
+    "Precision-Recall with User Modelling (EPRUM), SIGIR 2006"
+)
+
+
+def level_name(level: int) -> str:
+    """``P[0.30]`` for 30 hundredths."""
+    return f"P[{level / 100:.2f}]"
+
+
+LEVEL_NAMES = tuple(level_name(level) for level in STANDARD_LEVELS)
+
+
+def declare_eprum_measures(family: str) -> None:
+    """The measures every topic has (the natural recall points, whose number varies with the
+    topic, are printed by ``appendix eprum``: ``P[r=k]``, ``ML*[r=k]``)."""
+    for level, name in zip(STANDARD_LEVELS, LEVEL_NAMES):
+        register(
+            Measure(
+                name,
+                family,
+                f"Expected precision at recall level {level / 100:.2f} under the user model: "
+                f"E[ML*_r] E[A_r/ML_r] with r = ceil({level / 100:.2f} t) (at least 1), "
+                "averaged over satisfaction levels.",
+                f"{REFERENCE}, section 2 and eq. 4-5, 7",
+                params={"recall": level / 100},
+            )
+        )
+    register(
+        Measure(
+            AVERAGE,
+            family,
+            "EPRUM average: mean of the expected precision at the natural recall points "
+            "r = 1..t (average precision under the classical model).",
+            f"{REFERENCE}, eq. 4-5 (average over recall points as in section 7)",
+        )
+    )
+
+
+declare_eprum_measures(FAMILY)
+
+
+@dataclass(frozen=True)
+class IdealSet:
+    """A campaign's ideal elements and, optionally, its ideal list.
+
+    elements: ``topic, element, idealism`` (P(x in I); rows with 0 are not ideal).
+    ideal_navigation: ``topic, rank, element, probability`` of the ideal list; a topic without
+    rows (or ``None``) has the ideal list that points at one ideal element per rank with
+    certainty (E[ML*_r] = r).
+    ideal_points: ``topic, rank, element``: the element each rank of the ideal list points at
+    (so that each satisfaction level keeps the ranks pointing into its ideal set), or ``None``.
+    """
+
+    elements: pd.DataFrame
+    ideal_navigation: pd.DataFrame | None = None
+    ideal_points: pd.DataFrame | None = None
+
+
+def _codes(values: pd.Series, uniques: pd.Index) -> np.ndarray:
+    """Positions of ``values`` in ``uniques`` (-1 when absent); categorical columns stay codes."""
+    if isinstance(values.dtype, pd.CategoricalDtype):
+        return uniques.get_indexer(values.cat.categories)[values.cat.codes.to_numpy()]
+    return uniques.get_indexer(values)
+
+
+class _Rows:
+    """A navigation table as arrays sorted by (topic, list, rank), sliced per (topic, list):
+    integer codes and one sort for all lists, then numpy slices (no pandas per cell).
+
+    columns: ``topic, element, column``, the ideal elements of each topic and their column.
+    """
+
+    def __init__(self, table: pd.DataFrame | None, columns: pd.DataFrame, by: list[str]) -> None:
+        self.slices: dict[tuple, slice] = {}
+        if table is None or table.empty:
+            return
+        topics = pd.Index(pd.unique(columns["topic"]))
+        names = pd.Index(pd.unique(columns["element"]))
+        width = len(names)
+        ideal_key = _codes(columns["topic"], topics).astype(np.int64) * width + _codes(
+            columns["element"], names
+        )
+        order = np.argsort(ideal_key)
+        topic = _codes(table["topic"], topics).astype(np.int64)
+        element = _codes(table["element"], names)
+        key = np.where((topic < 0) | (element < 0), -1, topic * width + element)
+        found = np.searchsorted(ideal_key[order], key)
+        found = np.minimum(found, len(order) - 1)
+        known = ideal_key[order][found] == key  # drops elements not ideal for the topic
+        column = columns["column"].to_numpy(dtype=np.int64)[order][found]
+        lists = np.zeros(len(table), np.int64)
+        list_names: np.ndarray = np.array([None], dtype=object)
+        if len(by) > 1:
+            lists, list_names = pd.factorize(table[by[1]])
+        rank = table["rank"].to_numpy(dtype=np.int64)
+        sort = np.flatnonzero(known)
+        sort = sort[np.lexsort((rank[sort], lists[sort], topic[sort]))]
+        self.rank = rank[sort]
+        self.column = column[sort]
+        self.probability = table["probability"].to_numpy(dtype=float)[sort]
+        group = topic[sort] * (len(list_names) + 1) + lists[sort]
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]]) if len(sort) else sort
+        ends = np.append(starts[1:], len(sort))
+        topic_of = topics.to_numpy()[topic[sort][starts]]
+        if len(by) > 1:
+            keys = zip(topic_of, np.asarray(list_names, dtype=object)[lists[sort][starts]])
+        else:
+            keys = ((t,) for t in topic_of)
+        self.slices = {key: slice(a, b) for key, a, b in zip(keys, starts, ends)}
+
+    def dense(self, key: tuple, width: int) -> np.ndarray | None:
+        """The ranks x elements matrix of P(k ~> x); ``None`` without rows."""
+        where = self.slices.get(key)
+        if where is None:
+            return None
+        rank = self.rank[where]
+        matrix = np.zeros((int(rank.max()), width))
+        matrix[rank - 1, self.column[where]] = self.probability[where]
+        return matrix
+
+
+def topic_results(
+    navigation: pd.DataFrame,
+    ideal: IdealSet,
+    lists: list[str],
+    key: str = "run",
+    exact_limit: int = DEFAULT_EXACT_LIMIT,
+) -> dict[tuple[str, str], TopicEprum]:
+    """EPRUM of every list in ``lists`` for every topic with an ideal element.
+
+    navigation: ``key, topic, rank, element, probability``; rows of elements that are not
+    ideal for the topic are ignored. A list without rows for a topic scores 0 there.
+    Returns {(list, topic): TopicEprum}.
+    """
+    elements = ideal.elements[ideal.elements["idealism"] > 0].reset_index(drop=True)
+    elements = elements.assign(column=elements.groupby("topic", sort=False).cumcount())
+    columns = elements[["topic", "element", "column"]]
+    by_list = _Rows(navigation, columns, ["topic", key])
+    ideal_rows = _Rows(ideal.ideal_navigation, columns, ["topic"])
+    points = _Rows(
+        None if ideal.ideal_points is None else ideal.ideal_points.assign(probability=1.0),
+        columns,
+        ["topic"],
+    )
+    results: dict[tuple[str, str], TopicEprum] = {}
+    for topic, members in elements.groupby("topic", sort=False):
+        width = len(members)
+        idealism = members["idealism"].to_numpy(dtype=float)
+        ideal_matrix = ideal_rows.dense((topic,), width)
+        pointed = None
+        if ideal_matrix is not None and (topic,) in points.slices:
+            where = points.slices[(topic,)]
+            pointed = np.full(ideal_matrix.shape[0], -1)
+            inside = points.rank[where] <= len(pointed)
+            pointed[points.rank[where][inside] - 1] = points.column[where][inside]
+        for name in lists:
+            matrix = by_list.dense((topic, name), width)
+            if matrix is None:
+                matrix = np.zeros((1, width))
+            result = evaluate_topic(
+                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit
+            )
+            if result is not None:
+                results[(name, topic)] = result
+    return results
+
+
+def score_rows(results: dict[tuple[str, str], TopicEprum], key: str = "run") -> pd.DataFrame:
+    """The long table ``key, topic, measure, value`` of every EPRUM measure of every result."""
+    keys: list[str] = []
+    topics: list[str] = []
+    measures: list[str] = []
+    values: list[np.ndarray] = []
+    for (name, topic), result in results.items():
+        t = len(result.natural)
+        recall = [f"[r={r}]" for r in range(1, t + 1)]
+        names = [f"P{r}" for r in recall] + [f"ML*{r}" for r in recall]
+        names += [level_name(level) for level in result.level_points] + [AVERAGE]
+        measures += names
+        keys += [name] * len(names)
+        topics += [topic] * len(names)
+        values.append(
+            np.concatenate([result.natural, result.ideal_length, result.levels, [result.average]])
+        )
+    return pd.DataFrame(
+        {
+            key: pd.Series(keys, dtype=object),
+            "topic": pd.Series(topics, dtype=object),
+            "measure": pd.Series(measures, dtype=object),
+            "value": np.concatenate(values) if values else np.zeros(0),
+        }
+    )
+
+
+SUMMARY_MEASURES = (*LEVEL_NAMES, AVERAGE)
+"""Measures every topic has, so that their mean over topics is the ``all`` row."""
+
+
+def with_summary(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> pd.DataFrame:
+    """Add each list's mean over topics of the levels and of ``avgP`` under ``summary_topic``.
+
+    Every list has a result for every topic with an ideal element (0 where it has no
+    navigation), so the mean runs over all of them, like ``trec_eval -c``.
+    """
+    shared = scores[scores["measure"].isin(SUMMARY_MEASURES)]
+    summary = shared.groupby([key, "measure"], sort=False)["value"].mean().reset_index()
+    return pd.concat([scores, summary.assign(topic=summary_topic)], ignore_index=True)
+
+
+def ordered_rows(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> pd.DataFrame:
+    """Rows with the summary, per list and topic (string order, summary last) in the printed
+    order: natural recall points, levels, ideal search lengths, average."""
+    table = with_summary(scores, summary_topic, key)
+    measure = table["measure"]
+    group = np.select(
+        [measure.str.startswith("P[r="), measure.isin(LEVEL_NAMES), measure.str.startswith("ML*")],
+        [0, 1, 2],
+        3,
+    )
+    recall = pd.to_numeric(measure.str.extract(r"\[r=(\d+)\]")[0], errors="coerce").fillna(0)
+    table = table.assign(
+        _last=table["topic"] == summary_topic, _group=group, _recall=recall.to_numpy()
+    )
+    table = table.sort_values(
+        [key, "_last", "topic", "_group", "_recall"], kind="stable", ignore_index=True
+    )
+    return table.drop(columns=["_last", "_group", "_recall"])

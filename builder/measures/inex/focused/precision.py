@@ -1,0 +1,200 @@
+"""Focused task measures (inex_eval 3.1 ``-f``): character precision, recall and iP[x].
+
+For the ranking p_1, p_2, ... of a topic (seed 001, section 3; seed 002):
+
+- P[r] = sum_{i<=r} rsize(p_i) / sum_{i<=r} size(p_i)        (seed 001, eq. 1)
+- R[r] = sum_{i<=r} rsize(p_i) / Trel                         (seed 001, eq. 2)
+- iP[x] = max_{r: R[r] >= x} P[r], 0 beyond the last recall   (seed 002, slide "iP[x]")
+- AiP = 1/101 sum_{x=0.00..1.00} iP[x];  MAiP = mean of AiP   (seed 002)
+
+inex_eval 3.1 computes iP[x] on 101 buckets: after each passage it keeps the best P[r] of the
+bucket floor(100 R[r]), then carries maxima down from 1.00 to 0.00 (``Topic.ComputeIP``,
+``Topic.FillIP``). This equals the definition above at result boundaries, and we follow it
+to the bit: the same divisions, sums in the same order. A recall above 1 (the qrels promise less
+relevant text than the passages cover, or a topic in two blocks, see ``passage_ranking``) is
+inex_eval's "Impossible recall point" and is skipped; we count them in the extras.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from builder.measures.bibliography import cite
+from builder.measures.inex.ranking import RankedPassages
+from builder.measures.registry import Aggregation, Measure, register
+
+FAMILY = "focused"
+RECALL_POINTS = 101
+IP_NAMES = [f"iP[{i / 100:.2f}]" for i in range(RECALL_POINTS)]
+OFFICIAL_CUTOFFS = ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]")
+COUNT_MEASURES = ("num_ret", "num_rel", "num_rel_ret", "ret_size", "rel_size", "rel_ret_size")
+RATIO_MEASURES = ("art_prec", "art_rec", "art_f1", "char_prec", "char_rec", "char_f1")
+INEX_EVAL = "inex_eval 3.1 (Topic.ComputeIP, Topic.FillIP, EvalFocussed)"
+NO_RELEVANT_TEXT = (
+    "A topic without relevant text: inex_eval 3.1 prints NaN for art_rec and char_rec (0/0), "
+    "which makes their means NaN; appendix prints 0 so that a mean stays readable (option "
+    "no_relevant_text: nan prints inex_eval's NaN).")
+
+
+def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
+    """Declare the measures shared by the focused and thorough families (``sizes``: how the
+    family counts a result's characters where it departs from, or offers an option against,
+    the official program; said on every measure made of them)."""
+    counts = {
+        "num_ret": "articles retrieved",
+        "num_rel": "relevant articles in the qrels",
+        "num_rel_ret": "relevant articles retrieved",
+        "ret_size": "characters retrieved",
+        "rel_size": "highlighted characters in the qrels (sum of rel_chars)",
+        "rel_ret_size": "highlighted characters retrieved",
+    }
+    for name, what in counts.items():
+        register(Measure(name, family, f"Number of {what}.", INEX_EVAL, aggregation=Aggregation.SUM,
+                         differs=sizes if name in ("ret_size", "rel_ret_size") else ""))
+    register(Measure("num_q", family, "Topics averaged over.", INEX_EVAL, aggregation=Aggregation.COUNT))
+    ratios = {
+        "art_prec": "num_rel_ret / num_ret",
+        "art_rec": "num_rel_ret / num_rel",
+        "art_f1": "2 art_prec art_rec / (art_prec + art_rec), 0 when both are 0",
+        "char_prec": "rel_ret_size / ret_size",
+        "char_rec": "rel_ret_size / rel_size",
+        "char_f1": "2 char_prec char_rec / (char_prec + char_rec), 0 when both are 0",
+    }
+    for name, formula in ratios.items():
+        differs = [sizes if name.startswith("char") else "",
+                   NO_RELEVANT_TEXT if name.endswith("_rec") else ""]
+        register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL,
+                         differs=" ".join(d for d in differs if d)))
+    for i, name in enumerate(IP_NAMES):
+        register(
+            Measure(
+                name,
+                family,
+                f"Interpolated precision at {i}% recall: best P[r] with R[r] >= {i / 100:.2f}.",
+                f"{cite('kamps2008', 'eq. 1-2')}; {cite('pal2008')}; {INEX_EVAL}",
+                params={"recall": i / 100},
+                differs=sizes,
+            )
+        )
+    register(
+        Measure(
+            "AiP",
+            family,
+            "Average interpolated precision over the 101 recall points (per topic).",
+            f"{cite('pal2008')}; {INEX_EVAL}",
+            differs=sizes,
+        )
+    )
+    register(
+        Measure(
+            "MAiP",
+            family,
+            "Mean over topics of AiP (the summary row of AiP).",
+            f"{cite('kamps2008', 'section 4.2')}; {cite('pal2008')}; {INEX_EVAL}",
+            per_topic="AiP",
+        )
+    )
+
+
+declare_inex_eval_measures(FAMILY)
+
+
+def interpolated_precision(ranked: RankedPassages) -> tuple[np.ndarray, np.ndarray]:
+    """iP over 101 recall points per (run, topic) group, and the impossible points per group.
+
+    P[r] and R[r] are taken after every passage; ``np.maximum.at`` keeps the best P[r] of each
+    bucket floor(100 R[r]) (a NaN precision, 0/0 after empty passages, never wins, as in Java);
+    a reversed running maximum fills the curve.
+    """
+    lines = ranked.lines
+    group = lines["group"]
+    n_groups = len(ranked.groups)
+    rel_ret = _running_sum(lines["rsize"], ranked.groups["first"].to_numpy(), group)
+    retrieved = _running_sum(lines["size"], ranked.groups["first"].to_numpy(), group)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        precision = rel_ret / retrieved.astype(np.float64)
+        recall = rel_ret / ranked.total_rsize[lines["topic_code"]].astype(np.float64)
+        bucket = np.floor(100 * recall)
+    bucket = np.where(np.isnan(bucket), 0, bucket)  # Java: (int) NaN == 0
+    impossible = (bucket < 0) | (bucket > 100)
+    use = ~impossible & ~np.isnan(precision)
+    curve = np.zeros((n_groups, RECALL_POINTS))
+    np.maximum.at(curve, (group[use], bucket[use].astype(np.int64)), precision[use])
+    curve = np.maximum.accumulate(curve[:, ::-1], axis=1)[:, ::-1]
+    return curve, np.bincount(group[impossible], minlength=n_groups)
+
+
+def _running_sum(values: np.ndarray, first: np.ndarray, group: np.ndarray) -> np.ndarray:
+    """Sum of ``values`` from the group's first row up to each row (int64, exact)."""
+    total = np.cumsum(values, dtype=np.int64)
+    before = np.concatenate([[0], total])[first]
+    return total - before[group]
+
+
+def average_interpolated_precision(curve: np.ndarray) -> np.ndarray:
+    """AiP per row, summed left to right as inex_eval does (``Topic.ComputeAIP``)."""
+    if not len(curve):
+        return np.zeros(0)
+    return np.cumsum(curve, axis=1)[:, -1] / RECALL_POINTS
+
+
+def harmonic_mean(precision: np.ndarray, recall: np.ndarray) -> np.ndarray:
+    """2PR / (P + R), 0 where P + R is 0 (inex_eval prints 0.0 there)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = 2 * precision * recall / (precision + recall)
+    return np.where(precision + recall > 0, value, 0.0)
+
+
+def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+    """numerator / denominator as doubles, 0 where the denominator is 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = numerator / denominator.astype(np.float64)
+    return np.where(denominator > 0, value, 0.0)
+
+
+def count_table(ranked: RankedPassages) -> pd.DataFrame:
+    """The six counts per (run, topic) group (``COUNT_MEASURES``)."""
+    lines = ranked.lines
+    group = lines["group"]
+    n = len(ranked.groups)
+    topic_code = ranked.groups["topic_code"].to_numpy()
+    return pd.DataFrame(
+        {
+            "num_ret": np.bincount(group, weights=lines["new_article"], minlength=n).astype(np.int64),
+            "num_rel": ranked.total_relevant[topic_code].astype(np.int64),
+            "num_rel_ret": np.bincount(group, weights=lines["relevant_article"], minlength=n).astype(np.int64),
+            "ret_size": _group_sum(lines["size"], group, n),
+            "rel_size": ranked.total_rsize[topic_code],
+            "rel_ret_size": _group_sum(lines["rsize"], group, n),
+        }
+    )
+
+
+def _group_sum(values: np.ndarray, group: np.ndarray, n: int) -> np.ndarray:
+    total = np.concatenate([[0], np.cumsum(values, dtype=np.int64)])
+    edges = np.concatenate([[0], np.cumsum(np.bincount(group, minlength=n))])
+    return total[edges[1:]] - total[edges[:-1]]
+
+
+def ratio_table(counts: pd.DataFrame, no_relevant_text: str = "zero") -> pd.DataFrame:
+    """Article and character precision, recall and F1 from the counts (``RATIO_MEASURES``);
+    recall over a topic without relevant text is 0, or NaN as inex_eval prints it
+    (``no_relevant_text="nan"``)."""
+    art_prec = ratio(counts["num_rel_ret"].to_numpy(), counts["num_ret"].to_numpy())
+    art_rec = ratio(counts["num_rel_ret"].to_numpy(), counts["num_rel"].to_numpy())
+    char_prec = ratio(counts["rel_ret_size"].to_numpy(), counts["ret_size"].to_numpy())
+    char_rec = ratio(counts["rel_ret_size"].to_numpy(), counts["rel_size"].to_numpy())
+    if no_relevant_text == "nan":
+        art_rec = np.where(counts["num_rel"].to_numpy() > 0, art_rec, np.nan)
+        char_rec = np.where(counts["rel_size"].to_numpy() > 0, char_rec, np.nan)
+    return pd.DataFrame(
+        {
+            "art_prec": art_prec,
+            "art_rec": art_rec,
+            "art_f1": harmonic_mean(art_prec, art_rec),
+            "char_prec": char_prec,
+            "char_rec": char_rec,
+            "char_f1": harmonic_mean(char_prec, char_rec),
+        }
+    )

@@ -1,0 +1,276 @@
+"""Per-task downloads: all per-topic scores and the summaries as CSV and JSON, and findings.
+
+The long score table keeps trec_eval's layout (run, topic, measure, value); the summary is
+wide (one row per run, one column per measure). Rows are sorted, so files are byte-identical
+for identical inputs.
+"""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.pipeline.analysis import TaskAnalysis
+from builder.site.manifest import sha256
+from builder.stats.significance.tables import format_significance
+
+
+@dataclass(frozen=True)
+class Download:
+    """One download file of a task: its name, what the downloads page says of it, and how to
+    write it (the table is made when written, so the files can be written in parallel)."""
+
+    task: str
+    name: str
+    description: str
+    write: Callable[[Path], None]
+
+    def path(self, out: Path) -> Path:
+        return out / self.task / "downloads" / self.name
+
+    def listed(self, out: Path) -> dict[str, str]:
+        """The downloads page's entry, once written under ``out``."""
+        return {"href": f"{self.task}/downloads/{self.name}", "name": self.name,
+                "description": self.description,
+                "size": readable_size(self.path(out).stat().st_size),
+                "sha256": sha256(self.path(out)) if self.name.startswith(f"{INPUTS}/") else ""}
+
+
+def readable_size(size: int) -> str:
+    """A file size as people read it: ``512 bytes``, ``14.2 kB``, ``3.1 MB`` (powers of 1000,
+    as the SI prefixes mean)."""
+    if size < 1000:
+        return f"{size} byte{'s' * (size != 1)}"
+    for unit in ("kB", "MB", "GB"):
+        size /= 1000
+        if size < 1000 or unit == "GB":
+            return f"{size:.1f} {unit}"
+    raise AssertionError("unreachable")
+
+
+def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
+                   publish_inputs: bool = False) -> list[Download]:
+    """The task's download files, most costly first, not yet written; with
+    ``publish_inputs``, its input files too (``input_downloads``)."""
+    from builder.site.pages.paper_tables import leaderboard_latex, leaderboard_markdown
+
+    task = analysis.spec.id
+    scores = cache(partial(_long_scores, analysis))  # laid out once for both files
+    files = [
+        Download(task, "scores.json", "the same, as JSON records (values at full precision)",
+                 lambda path: write_long_json(scores(), path)),
+        Download(task, "scores.csv", "every run's per-topic scores (run, topic, measure, value)",
+                 lambda path: write_long_csv(scores(), path)),
+        Download(task, "summary.csv", "every run's scores over all topics, one row per run",
+                 lambda path: _write_csv(_summary(analysis), path)),
+        Download(task, "summary.json", "the same, as JSON records",
+                 lambda path: _write_json(_summary(analysis), path)),
+        Download(task, "findings.csv", "every validation finding of every run file",
+                 lambda path: _write_csv(_findings(analysis, display_path), path)),
+        Download(task, "leaderboard.tex", "the leaderboard as a LaTeX table (booktabs), "
+                 "† marking the runs not significantly different from the top run",
+                 lambda path: path.write_text(leaderboard_latex(analysis), encoding="utf-8")),
+        Download(task, "leaderboard.md", "the same, as a Markdown table",
+                 lambda path: path.write_text(leaderboard_markdown(analysis), encoding="utf-8")),
+    ]
+    report = analysis.significance
+    if report is not None:
+        files.insert(2, Download(
+            task, "significance.csv", "every pair of runs tested (as appendix compare prints "
+            "it): " + report.settings.describe(),
+            lambda path: path.write_text(format_significance(report.table), encoding="utf-8")))
+    if publish_inputs:
+        files += input_downloads(analysis)
+    return files
+
+
+INPUTS = "inputs"
+"""The folder of a task's downloads that holds its input files (``publish_inputs``)."""
+
+
+def input_downloads(analysis: TaskAnalysis) -> list[Download]:
+    """The task's inputs as published files: qrels, topics and run metadata as they are, each
+    run gzip-compressed (a run already in gzip as it is), under ``inputs/``."""
+    spec, task = analysis.spec, analysis.spec.id
+    files = [Download(task, f"{INPUTS}/{path.name}", what, partial(_copy, path))
+             for path, what in ((spec.qrels, "the relevance judgements"),
+                                (spec.topics, "the topics"),
+                                (spec.run_metadata, "the run metadata")) if path is not None]
+    for read in analysis.result.inputs.reads:
+        source = Path(read.path)
+        name = source.name if source.suffix == ".gz" else f"{source.name}.gz"
+        files.append(Download(task, f"{INPUTS}/runs/{name}", f"run {read.name}"
+                              + (", rejected" if read.rejected else ""),
+                              partial(_copy if source.suffix == ".gz" else _gzip, source)))
+    return files
+
+
+def _copy(source: Path, path: Path) -> None:
+    shutil.copyfile(source, path)
+
+
+def _gzip(source: Path, path: Path) -> None:
+    """``source`` gzip-compressed, byte-identical from build to build (no name, no time)."""
+    with open(source, "rb") as stream, open(path, "wb") as raw, \
+            gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
+        shutil.copyfileobj(stream, packed, 1 << 20)
+
+
+LISTING_ORDER = ("scores.csv", "scores.json", "summary.csv", "summary.json", "findings.csv",
+                 "significance.csv", "leaderboard.tex", "leaderboard.md")
+"""The order of a task's files on the downloads page."""
+
+
+def write_download(download: Download, out: Path) -> None:
+    path = download.path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    download.write(path)
+
+
+def listing(files: list[Download], out: Path) -> list[dict[str, str]]:
+    """The downloads page's entries of written files, in ``LISTING_ORDER``."""
+    def order(download: Download) -> tuple[int, str]:
+        if download.name in LISTING_ORDER:
+            return LISTING_ORDER.index(download.name), ""
+        return len(LISTING_ORDER), download.name  # the inputs, by name
+
+    return [download.listed(out) for download in sorted(files, key=order)]
+
+
+def _long_scores(analysis: TaskAnalysis) -> LongScores:
+    return LongScores.of(_per_topic_scores(analysis))
+
+
+def _per_topic_scores(analysis: TaskAnalysis) -> pd.DataFrame:
+    evaluation = analysis.result.evaluation
+    scores = evaluation.scores if evaluation is not None else pd.DataFrame(
+        columns=["run", "topic", "measure", "value"])
+    scores = scores.assign(topic=scores["topic"].astype(str))
+    is_summary = scores["topic"] == SUMMARY_TOPIC
+    return scores[~is_summary].sort_values(["run", "topic", "measure"], kind="mergesort")
+
+
+def _summary(analysis: TaskAnalysis) -> pd.DataFrame:
+    summary = analysis.summary.reindex(index=analysis.runs, columns=analysis.measure_order())
+    return summary.rename_axis(index="run", columns=None).reset_index()
+
+
+def _findings(analysis: TaskAnalysis, display_path: Callable[[str], str]) -> pd.DataFrame:
+    inputs = analysis.result.inputs
+    return pd.DataFrame(
+        [(read.name, display_path(f.file), f.line, f.severity, f.message)
+         for read in inputs.reads for f in read.findings]
+        + [("", display_path(f.file), f.line, f.severity, f.message) for f in inputs.findings],
+        columns=["run", "file", "line", "severity", "message"],
+    ).astype({"line": "Int64"}).sort_values(["run", "file", "line", "message"], kind="mergesort")
+
+
+def _write_csv(table: pd.DataFrame, path: Path) -> None:
+    table.to_csv(path, index=False, lineterminator="\n")
+
+
+def _write_json(table: pd.DataFrame, path: Path) -> None:
+    """JSON records, numbers at full precision (shortest round-trip text), null where missing
+    (pandas' own JSON keeps 15 digits at most)."""
+    records = [{key: _json_value(value) for key, value in row.items()}
+               for row in table.to_dict(orient="records")]
+    path.write_text(json.dumps(records, separators=(",", ":"), allow_nan=False) + "\n",
+                    encoding="utf-8")
+
+
+def _json_value(value: object) -> object:
+    """A table cell as JSON takes it: numpy scalars as Python ones, NaN and pd.NA as null."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is pd.NA or (isinstance(value, float) and not math.isfinite(value)):
+        return None
+    return value
+
+
+BLOCK_ROWS = 32_768
+"""Rows laid out at a time by the long writers: fresh memory is costly on a VM, and blocks
+reuse the same few megabytes where the whole table took hundreds."""
+
+
+@dataclass(frozen=True)
+class LongScores:
+    """A long score table (run, topic, measure, value) laid out once for both score files:
+    each name column as codes into its distinct values, each value as its shortest
+    round-trip text (Arrow's float formatting: ``0.1``, ``250``, ``0.00001``; null where not
+    finite). Rows are assembled by Arrow's string kernels, a block at a time; both files
+    carry the same digits, all of them."""
+
+    names: list[tuple[np.ndarray, list[str]]]
+    values: pa.Array
+
+    @classmethod
+    def of(cls, scores: pd.DataFrame) -> LongScores:
+        names = []
+        for column in ("run", "topic", "measure"):
+            codes, distinct = pd.factorize(scores[column].astype(str), sort=False)
+            names.append((codes.astype(np.int32), list(distinct)))
+        numbers = scores["value"].to_numpy(float)
+        values = pc.cast(pa.array(numbers, mask=~np.isfinite(numbers)), pa.string())
+        return cls(names, values)
+
+    def rows(self, encode: Callable[[str], str], pieces: Callable[..., list],
+             missing: str) -> Iterator[str]:
+        """Per block, its rows joined by ``pieces(run, topic, measure, value)`` (text arrays
+        or scalars), the names encoded once each by ``encode``, missing values ``missing``."""
+        encoded = [(codes, pa.array([encode(name) for name in distinct], pa.string()))
+                   for codes, distinct in self.names]
+        for start in range(0, len(self.values), BLOCK_ROWS):
+            block = slice(start, start + BLOCK_ROWS)
+            texts = [pa.DictionaryArray.from_arrays(pa.array(codes[block]), names)
+                     .cast(pa.string()) for codes, names in encoded]
+            values = pc.fill_null(self.values[block], missing)
+            joined = pc.binary_join_element_wise(*pieces(*texts, values), "")
+            yield "".join(joined.to_pylist())
+
+
+def write_long_csv(scores: LongScores, path: Path) -> None:
+    """The long score table as CSV (run, topic, measure, value): names quoted as the csv
+    module quotes them, values their shortest round-trip text, missing ones empty."""
+    with path.open("w", encoding="utf-8") as file:
+        file.write("run,topic,measure,value\n")
+        for block in scores.rows(_csv_field, lambda r, t, m, v: [r, ",", t, ",", m, ",", v, "\n"],
+                                 missing=""):
+            file.write(block)
+
+
+def write_long_json(scores: LongScores, path: Path) -> None:
+    """The long score table as JSON records (run, topic, measure, value), every value at full
+    precision (its shortest round-trip text, as in the CSV; null where not finite)."""
+    from pandas.io.json import ujson_dumps
+
+    run, topic, measure, value = (f"{ujson_dumps(key)}:" for key in SCORE_COLUMNS)
+
+    def record(r, t, m, v) -> list:
+        return [f",{{{run}", r, f",{topic}", t, f",{measure}", m, f",{value}", v, "}"]
+
+    with path.open("w", encoding="utf-8") as file:
+        file.write("[")
+        for count, block in enumerate(scores.rows(ujson_dumps, record, missing="null")):
+            file.write(block if count else block[1:])
+        file.write("]\n")
+
+
+def _csv_field(value: str) -> str:
+    """``value`` as a csv field (quoted where the csv module would quote it)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([value, ""])
+    return buffer.getvalue()[: -len(",\n")]

@@ -1,0 +1,214 @@
+"""Significance on the site: the task's significance page, the leaderboard's top-group marker and
+each run page's better / worse / indistinguishable lists.
+
+All views come from the task's ``SignificanceReport`` (``builder.stats.significance.tables``), computed
+by the analyse stage; the settings (test, correction, alpha, B) travel with every result shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from builder.config.significance import JOINT_TESTS
+from builder.site import plots
+from builder.site.models import Page
+from builder.site.pages.run_pairs import compare_page_path, has_pairs
+from builder.site.paths import SiteTask, run_page, slugs, table_csv
+from builder.site.tables import Cell, Table, number, numbers, signed_numbers
+
+if TYPE_CHECKING:
+    from builder.stats.significance.tables import SignificanceReport
+
+TOP_GROUP_MARK = "●"
+"""The leaderboard's marker of a run not significantly different from the top run."""
+
+
+def significance_page_path(task: str) -> str:
+    return f"{task}/significance.html"
+
+
+def top_group_marks(analysis: SiteTask) -> dict[str, str] | None:
+    """Run -> leaderboard marker on the official measure (None: no test of that measure)."""
+    report = analysis.significance
+    if report is None or analysis.spec.official_measure not in report.matrices:
+        return None
+    group = set(report.top_group(analysis.spec.official_measure))
+    return {run: TOP_GROUP_MARK if run in group else "" for run in analysis.runs}
+
+
+def significance_page(analysis: SiteTask) -> Page | None:
+    """Per measure: the heatmap of adjusted p-values, the top group; the discriminative power."""
+    report = analysis.significance
+    if report is None:
+        return None
+    spec = analysis.spec
+    page = Page(significance_page_path(spec.id), "significance.html",
+                f"{spec.title}: significance tests")
+    measure_slugs = slugs(report.matrices)
+    pairs = has_pairs(analysis)
+    measures = []
+    for measure, matrix in report.matrices.items():
+        runs = [run for run in analysis.runs if run in matrix.runs]
+        p_matrix = report.p_matrix(measure).reindex(index=runs, columns=runs)
+        figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}", measure,
+                                       runs, p_matrix.to_numpy(), report.settings.alpha)
+        figure.compare = page.root + compare_page_path(spec.id) if pairs else None
+        page.figures.append(figure)
+        group = report.top_group(measure)
+        measures.append({
+            "name": measure, "figure": figure.id, "top": group[0] if group else None,
+            "group": [(run, run_page(spec.id, analysis.run_slugs[run])) for run in group],
+            "pairs": len(report.pairs(measure)),
+        })
+    power = report.discriminative_power()
+    rows = [[Cell(str(row.measure)), Cell(str(row.pairs), numeric=True),
+             Cell(str(row.significant), numeric=True), number(row.power)]
+            for row in power.itertuples()]
+    page.tables = [Table("discriminative-power", "Discriminative power: the fraction of pairs "
+                         "of runs significantly different, per measure",
+                         ["Measure", "Pairs", "Significant pairs", "Discriminative power"], rows)]
+    for table in page.tables:
+        table.csv = table_csv(page.path, table.id)
+    page.context = {"analysis": analysis, "settings": report.settings.describe(),
+                    "warnings": report.warnings(), "measures": measures,
+                    "download": f"{spec.id}/downloads/significance.csv",
+                    "compare": compare_page_path(spec.id) if pairs else None}
+    return page
+
+
+VERDICTS = {"better": "significantly better", "worse": "significantly worse",
+            "indistinguishable": "not significantly different"}
+COMPARISON_COLUMNS = ["Run", "Mean difference", "95% CI", "Effect size", "p-value",
+                      "Adjusted p-value"]
+
+
+def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
+    """Give each run page (``context["run"]``) its comparisons, ``context["significance"]``,
+    which the run templates render with ``run_significance.html``.
+
+    Per measure, the page shows three views (better than, worse than, indistinguishable from)
+    of one table, whose CSV holds them all with a verdict column."""
+    report = analysis.significance
+    runs = {page.context["run"] for page in pages if page.context.get("run") is not None}
+    measure_slugs = slugs(report.matrices) if report is not None else {}
+    by_run = ({m: _comparison_rows(analysis, report, m, runs) for m in report.matrices}
+              if report is not None else {})
+    columns, p_label, keep = _p_columns(report)
+    for page in pages:
+        run = page.context.get("run")
+        page.context["significance"] = None
+        if report is None or run is None:
+            continue
+        sections = []
+        for measure in report.matrices:
+            rows = by_run[measure].get(run) or RunComparisons()
+            table = Table(f"significance-{measure_slugs[measure]}",
+                          f"On {measure}, {run} compared with every other run",
+                          [columns[0], "This run is"] + columns[1:],
+                          [row[:keep + 1] for row in rows.all])
+            table.csv = table_csv(page.path, table.id)
+            page.tables.append(table)
+            views = {view: Table(f"{view}-{measure_slugs[measure]}", f"On {measure}, {run} is "
+                                 f"{verdict} {'from' if view == 'indistinguishable' else 'than'}",
+                                 columns, [row[:keep] for row in getattr(rows, view)])
+                     for view, verdict in VERDICTS.items()}
+            sections.append({"measure": measure, "better": views["better"],
+                             "worse": views["worse"], "csv": table.csv if table.has_rows else None,
+                             "same": [(cells[0], cells[-1].text)
+                                      for cells in views["indistinguishable"].rows]})
+        page.context["significance"] = {
+            "settings": report.settings.describe(), "sections": sections, "p_label": p_label,
+            "family_wise": report.settings.test in JOINT_TESTS,
+            "page": significance_page_path(analysis.spec.id),
+        }
+    return pages
+
+
+def _p_columns(report: SignificanceReport | None) -> tuple[list[str], str, int]:
+    """The comparison columns, the label of the p-value a run list shows, and how many cells
+    of a row to keep: one p-value column where no correction applies (Tukey's HSD is already
+    family-wise; without a correction the adjusted p is the p-value), else both."""
+    if report is None or report.settings.applied_correction != "none":
+        return COMPARISON_COLUMNS, "adjusted p", len(COMPARISON_COLUMNS)
+    joint = report.settings.test in JOINT_TESTS
+    label = "Family-wise p-value" if joint else "p-value"
+    return COMPARISON_COLUMNS[:-2] + [label], "family-wise p" if joint else "p", \
+        len(COMPARISON_COLUMNS) - 1
+
+
+@dataclass
+class RunComparisons:
+    """One run's rows against every other run: all of them with the verdict as second cell
+    (the CSV), and each verdict's rows without it (the page's three views)."""
+
+    all: list[list[Cell]] = field(default_factory=list)
+    better: list[list[Cell]] = field(default_factory=list)
+    worse: list[list[Cell]] = field(default_factory=list)
+    indistinguishable: list[list[Cell]] = field(default_factory=list)
+
+    def add(self, view: str, cells: list[Cell]) -> None:
+        self.all.append([cells[0], _VERDICT_CELLS[view], *cells[1:]])
+        getattr(self, view).append(cells)
+
+
+def _comparison_rows(analysis: SiteTask, report: SignificanceReport, measure: str,
+                     runs: Collection[str]) -> dict[str, RunComparisons]:
+    """Each run of ``runs`` -> its comparisons with every other run, as
+    ``SignificanceReport.run_comparisons`` sees them (differences signed as this run minus the
+    other; better / worse / indistinguishable), in its order: the pairs where the run is
+    ``run_b``, then those where it is ``run_a``. Only the pairs of ``runs`` are formatted (the
+    run pages are built in chunks); each pair's numbers are formatted once and serve both of its
+    runs, the other side's signed texts being the same with the sign flipped (formatting is
+    symmetric)."""
+    pairs = report.pairs(measure)
+    run_a, run_b = pairs["run_a"].astype(str).tolist(), pairs["run_b"].astype(str).tolist()
+    kept = [k for k, (a, b) in enumerate(zip(run_a, run_b)) if a in runs or b in runs]
+    if len(kept) < len(pairs):
+        pairs = pairs.iloc[kept]
+        run_a, run_b = [run_a[k] for k in kept], [run_b[k] for k in kept]
+    links = {run: Cell(run, href=run_page(analysis.spec.id, slug))
+             for run, slug in analysis.run_slugs.items()}
+    difference = pairs["mean_diff"].to_numpy(dtype=float)
+    significant = pairs["significant"].to_numpy(dtype=bool)
+    a_views = np.where(significant & (difference > 0), "better",
+                       np.where(significant & (difference < 0), "worse", "indistinguishable"))
+    diffs, lows, highs, effects = (_signed_texts(pairs[c])
+                                   for c in ("mean_diff", "ci_low", "ci_high", "effect"))
+    p_values, p_adjusted = numbers(pairs["p_value"]), numbers(pairs["p_adjusted"])
+    columns = (run_a, run_b, a_views.tolist(), diffs, lows, highs, effects, p_values, p_adjusted)
+    by_run = {run: RunComparisons() for run in runs}
+    # Two passes: each run's pairs as run_b come before its pairs as run_a.
+    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
+        if b in by_run:
+            by_run[b].add(_OPPOSITE[view], [
+                links[a], Cell(_flip(diff), None, True),
+                Cell(f"[{_flip(high)}, {_flip(low)}]", None, True),
+                Cell(_flip(effect), None, True), p, adjusted])
+    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
+        if a in by_run:
+            by_run[a].add(view, [
+                links[b], Cell(diff, None, True), Cell(f"[{low}, {high}]", None, True),
+                Cell(effect, None, True), p, adjusted])
+    return by_run
+
+
+_VERDICT_CELLS = {view: Cell(text) for view, text in VERDICTS.items()}
+_OPPOSITE = {"better": "worse", "worse": "better", "indistinguishable": "indistinguishable"}
+
+
+def _signed_texts(values: pd.Series) -> list[str]:
+    """Differences with their sign always shown to 4 decimals, "" for NaN (``signed``)."""
+    return [cell.text for cell in signed_numbers(values)]
+
+
+def _flip(text: str) -> str:
+    """The signed text of the negated value: ``f"{-x:+.4f}"`` is ``f"{x:+.4f}"`` with the
+    other sign, rounding being symmetric."""
+    if not text:
+        return text
+    return ("-" if text[0] == "+" else "+") + text[1:]

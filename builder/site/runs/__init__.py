@@ -1,0 +1,52 @@
+"""Run pages: the page model of each task kind, a module of this folder with
+``run_pages(analysis, positions) -> list[Page]``. The ad hoc one draws the TREC appendix layout
+(template ``run_adhoc.html``); a kind not in ``PAGE_MODELS`` gets the generic page
+(``builder.site.runs.generic``). Every run page then gets its significance comparisons.
+
+The site owns this table, not the kinds: a task kind knows nothing of the pages that draw it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from types import ModuleType
+from urllib.parse import quote
+
+from builder.site.models import Page
+from builder.site.pages.reliability import with_reliability_lines
+from builder.site.pages.run_pairs import compare_link, has_pairs
+from builder.site.pages.significance import with_run_comparisons
+from builder.site.paths import SiteTask
+from builder.site.runs import adhoc, focused, generic, in_context
+
+PAGE_MODELS: dict[str, ModuleType] = {
+    "adhoc": adhoc,
+    "focused": focused,
+    "thorough": focused,
+    "relevant-in-context": in_context,
+    "restricted-relevant-in-context": in_context,
+    "best-in-context": in_context,
+}
+"""Task kind -> the module drawing its run pages; any other kind: ``generic``."""
+
+
+def page_model(kind: str) -> ModuleType:
+    """The module that draws the run pages of a task of ``kind``."""
+    return PAGE_MODELS.get(kind, generic)
+
+
+def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
+    """The run pages of a task (of its runs at ``positions`` on the leaderboard, when given),
+    by its kind's page model, each with its significance comparisons
+    (``context["significance"]``, rendered by ``run_significance.html``), its reliability
+    line (``context["reliability"]``, ``run_reliability.html``), a link to its row of the
+    leaderboard and one to the run-versus-run page."""
+    pages = page_model(analysis.spec.kind.name).run_pages(analysis, positions)
+    pairs = has_pairs(analysis)
+    for page in pages:
+        run = page.context.get("run")
+        if run is not None:
+            page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
+            page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
+    pages = with_run_comparisons(analysis, pages)
+    return with_reliability_lines(analysis, pages)

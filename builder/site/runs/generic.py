@@ -1,0 +1,44 @@
+"""The generic run page, for a task kind without a page model of its own
+(``TaskKind.page_model``, template ``run_generic.html``): the run's metadata, its official and
+shown measures beside the median and best over runs, every summary measure, and per topic one
+view per measure (``builder.site.runs.measures``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from builder.site.models import Page
+from builder.site.paths import SiteTask, run_page, table_csv, validation_page
+from builder.site.runs.measures import TopicViews, measures_table, metadata_table
+from builder.site.tables import key_value_table, number
+
+
+def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> list[Page]:
+    """The generic page of every accepted run (of the runs at ``positions``, when given)."""
+    task = analysis.spec.id
+    measures = analysis.measure_order()
+    positions = range(len(analysis.runs)) if positions is None else positions
+    views = TopicViews(analysis, [analysis.runs[p] for p in positions])
+    pages = []
+    for index, position in enumerate(positions):
+        run = analysis.runs[position]
+        slug = analysis.run_slugs[run]
+        page = Page(run_page(task, slug), "run_generic.html", f"Run {run}")
+        meta = analysis.metadata.get(run, {})
+        row = analysis.summary.loc[run]
+        page.tables = [
+            metadata_table(run, meta),
+            key_value_table("summary", "Summary statistics", []),
+            measures_table(analysis, run),
+            key_value_table("all-measures", "All measures over all topics",
+                            [(m, number(row[m], m)) for m in measures], ("Measure", "Value")),
+            *views.tables(index),
+        ]
+        for table in page.tables:
+            table.csv = table_csv(page.path, table.id)
+        page.figures += views.figures(run, index)
+        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
+                        "validation": validation_page(task, slug), "analysis": analysis}
+        pages.append(page)
+    return pages

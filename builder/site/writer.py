@@ -1,0 +1,148 @@
+"""The render stage: every page, table CSV, download, asset and the manifest, into a staging
+folder beside the output, by independent jobs shared between two processes where possible
+(``builder.site.parallel``): 1.5 s in one process, 0.8 s in two, for the 143 runs of
+TREC-COVID round 1 (issue 3)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from builder import __version__
+from builder.config.schema import SiteSpec
+from builder.pipeline.analysis import TaskAnalysis
+from builder.site.assets import copy_assets
+from builder.site.manifest import input_files, manifest, write_manifest
+from builder.site.models import Page
+from builder.site.pages import campaign as site_pages
+from builder.site.pages.downloads import Download, listing, task_downloads, write_download
+from builder.site.pages.reliability import reliability_page
+from builder.site.pages.run_pairs import compare_page, write_compare_data
+from builder.site.pages.significance import significance_page
+from builder.site.parallel import Job, run_jobs
+from builder.site.paths import SiteTask
+from builder.site.publish import discard, staging_folder
+from builder.site.render import environment, render_pages
+from builder.site.runs import run_pages
+
+
+def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
+                when: datetime, processes: int | None = None) -> tuple[Path, int]:
+    """Render into a new folder beside ``output``; return it and the number of pages.
+
+    ``processes``: 1 renders in this process, 2 in this one and a forked child (the default
+    where ``fork`` and two cores exist; ``builder.site.parallel``). On any failure the
+    staging folder is removed and the exception propagates.
+    """
+    staged = staging_folder(output)
+    try:
+        with _no_cycle_collection():
+            pages = _render(site, [SiteTask.of(a) for a in analyses], staged, when, processes)
+    except BaseException:
+        discard(staged)
+        raise
+    return staged, pages
+
+
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Pause Python's cycle collector while rendering: the stage makes a few hundred thousand
+    short-lived cells, rows and strings beside the analyses' long-lived objects, and each full
+    collection they trigger walks them all, which took 60% of building the run pages of a
+    campaign of 143 runs (issue 3). The stage makes no reference cycles worth collecting
+    early; the collector runs again as before once it ends."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+RUN_PAGES_PER_JOB = 16
+"""Run pages are built in chunks of this many, so the two processes share them evenly."""
+
+
+def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
+            processes: int | None) -> int:
+    context = {
+        "campaign": site.campaign,
+        "tasks": [{"id": a.spec.id, "title": a.spec.title,
+                   "topics": f"{a.spec.id}/topics/index.html"} for a in analyses],
+        "build_date": when.strftime("%Y-%m-%d %H:%M UTC"),
+        "version": __version__,
+    }
+    env = environment()
+    files = {a.spec.id: task_downloads(a, site.relative, site.config.publish_inputs)
+             for a in analyses}
+    count = run_jobs(_jobs(site, analyses, files, env, out, context, when), processes)
+    downloads = {task: listing(written, out) for task, written in files.items()}
+    count += render_pages(env, [site_pages.downloads_page(analyses, downloads)], out, context)
+    return count
+
+
+def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Download]], env,
+          out: Path, context: dict[str, Any], when: datetime) -> list[list[Job]]:
+    """Every file but the downloads page (it lists the downloads' sizes), each job writing its
+    own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks (what a
+    task's run pages share, such as the ad hoc curves, is a lazy table of its evaluation, made
+    once per process by its first chunk there); then the other pages, the downloads, the
+    assets and the manifest."""
+
+    def assets_and_manifest() -> int:
+        copy_assets(out)
+        write_manifest(out, manifest(site, when.isoformat(), site.relative, input_files(site)))
+        return 0
+
+    def pages(make: Callable[[], list[Page]]) -> Job:
+        return lambda: render_pages(env, make(), out, context)
+
+    def download(file: Download) -> Job:
+        def write() -> int:
+            write_download(file, out)
+            return 0
+        return write
+
+    run_page_jobs = []
+    for analysis in analyses:
+        for start in range(0, len(analysis.runs), RUN_PAGES_PER_JOB):
+            chunk = range(start, min(start + RUN_PAGES_PER_JOB, len(analysis.runs)))
+            run_page_jobs.append(pages(partial(run_pages, analysis, chunk)))
+    # Roughly the costliest first, so that the last jobs, which may be left to one process
+    # while the other has finished, are short.
+    other_jobs = [download(file) for written in files.values() for file in written[:2]]
+    other_jobs.append(assets_and_manifest)
+    for analysis in analyses:
+        other_jobs.append(pages(partial(site_pages.validation_pages, analysis, site.relative)))
+        other_jobs.append(pages(partial(_significance_pages, analysis)))
+        other_jobs.append(pages(partial(_reliability_pages, analysis)))
+        other_jobs.append(pages(partial(_topic_pages, analysis)))
+        other_jobs.append(pages(partial(_compare_pages, analysis, out)))
+    other_jobs += [download(file) for written in files.values() for file in written[2:]]
+    other_jobs.append(pages(lambda: [site_pages.home_page(site, analyses),
+                                     site_pages.measures_page(analyses)]))
+    return [run_page_jobs, other_jobs]
+
+
+def _significance_pages(analysis: SiteTask) -> list[Page]:
+    return [page for page in [significance_page(analysis)] if page is not None]
+
+
+def _reliability_pages(analysis: SiteTask) -> list[Page]:
+    return [page for page in [reliability_page(analysis)] if page is not None]
+
+
+def _compare_pages(analysis: SiteTask, out: Path) -> list[Page]:
+    """The run-versus-run page and the data file it reads (``builder.site.pages.run_pairs``)."""
+    write_compare_data(analysis, out)
+    return [page for page in [compare_page(analysis)] if page is not None]
+
+
+def _topic_pages(analysis: SiteTask) -> list[Page]:
+    return [site_pages.topic_index_page(analysis), *site_pages.topic_pages(analysis)]

@@ -1,0 +1,162 @@
+"""A task's reliability report: every analysis of its settings, from its accepted runs.
+
+Part of the analyse stage. Stability (``builder.stats.reliability.stability``), error rate
+(``builder.stats.reliability.error_rate``), tie sensitivity (``builder.stats.reliability.ties``, ad hoc), pool bias and
+unjudged documents (``builder.stats.reliability.pool_bias``, ad hoc). Each sampling analysis draws from its
+own random stream of the seed, so switching one off leaves the others' samples as they were.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from builder.config.reliability import ReliabilityConfig
+
+UNJUDGED_AT = 10
+"""The run pages' unjudged share is of each run's top 10."""
+POOLED_VALUES = {"yes", "y", "true", "1", "pooled"}
+"""Values of a run metadata ``pooled`` column that mark a run as pooled."""
+
+
+@dataclass
+class ReliabilityReport:
+    """What the Reliability page and the run pages show (tables are empty when not computed).
+
+    stability: ``STABILITY_COLUMNS`` rows; error_rates: ``ERROR_COLUMNS`` rows; ties:
+    ``TIE_COLUMNS`` + ``RANK_COLUMNS``; pool_bias: ``POOL_BIAS_COLUMNS``; unjudged: share of
+    each run's top 10 not judged (ad hoc). ``units``: what pool sampling samples."""
+
+    settings: ReliabilityConfig
+    measures: list[str]
+    units: str
+    topics: int
+    stability: pd.DataFrame
+    error_rates: pd.DataFrame
+    ties: pd.DataFrame
+    pool_bias: pd.DataFrame
+    unjudged: pd.Series
+    left_out: str = ""
+    """Why the analyses that score the rankings again are missing, when they are."""
+
+    def stability_summary(self) -> pd.DataFrame:
+        from builder.stats.reliability.stability import level_summary
+
+        return level_summary(self.stability) if len(self.stability) else pd.DataFrame()
+
+    def tie_ranges(self, measure: str) -> pd.DataFrame:
+        """Per run (index): official, worst, best, expected, rank, best_rank, worst_rank."""
+        if not len(self.ties):
+            return pd.DataFrame()
+        return self.ties[self.ties["measure"] == measure].set_index("run")
+
+
+def pooled_runs(settings: ReliabilityConfig, runs: list[str], metadata: pd.DataFrame) -> set[str]:
+    """The runs that fed the pool: the settings' list, else the metadata's ``pooled`` column,
+    else every run."""
+    if settings.pooled_runs is not None:
+        return set(settings.pooled_runs)
+    if "pooled" in metadata.columns:
+        flags = metadata["pooled"].astype(str).str.strip().str.lower().isin(POOLED_VALUES)
+        return set(metadata.loc[flags, "run"].astype(str))
+    return set(runs)
+
+
+def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
+                       settings: ReliabilityConfig, official: str,
+                       metadata: pd.DataFrame, scores: pd.DataFrame | None = None,
+                       ) -> ReliabilityReport:
+    """Every analysis ``settings`` asks for, on the accepted runs ``runs`` of a task
+    (``scores``: their evaluation, when made); only those that read scores alone when
+    ``runs`` is None (the runs were not kept: ``_scores_only``)."""
+    from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
+    from builder.stats.reliability.rescoring import rescorer_for
+    from builder.stats.reliability.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
+
+    measures = list(dict.fromkeys(settings.measures or [official]))
+    if runs is None:
+        return _scores_only(kind, qrels, settings, measures, scores)
+    uncut = None
+    if kind.name == "adhoc" and settings.ties:
+        from builder.stats.reliability.adhoc_rejudge import judge_once
+        from builder.stats.reliability.ties import UNLIMITED
+
+        uncut = judge_once(runs, qrels, options, depth=UNLIMITED, keep_rows=True)
+    rescorer = rescorer_for(kind, qrels, runs, options, measures, scores,
+                            depth_at_least=max(UNJUDGED_AT, settings.pool_depth or 0),
+                            uncut=uncut)
+    full = rescorer.score(None)
+    streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
+    stability = []
+    if settings.pool_sampling_for(kind.name):
+        stability.append(pool_sampling(rescorer, settings.levels, settings.iterations,
+                                       settings.min_relevant, streams[0], full))
+    if settings.topic_sampling:
+        stability.append(topic_sampling(measures, full, settings.levels, settings.iterations,
+                                        streams[1]))
+    errors = pd.DataFrame(columns=ERROR_COLUMNS)
+    if settings.error_rate and len(rescorer.runs) > 1:
+        errors = error_rates(measures, full, settings.levels, settings.iterations,
+                             settings.fuzziness, streams[2])
+    ties, bias, unjudged = pd.DataFrame(), pd.DataFrame(), pd.Series(dtype=float)
+    if kind.name == "adhoc":
+        from builder.stats.reliability.pool_bias import pool_bias, unjudged_at
+        from builder.stats.reliability.ties import tie_table_of
+
+        judgements = rescorer.judgements  # type: ignore[attr-defined]
+        unjudged = unjudged_at(judgements, UNJUDGED_AT)
+        if settings.ties:
+            ties = tie_table_of(uncut, runs["score"].to_numpy(np.float64), measures)
+        if settings.pool_depth is not None:
+            teams = dict(zip(metadata["run"].astype(str), metadata["team"].astype(str))) \
+                if "team" in metadata.columns else {}
+            teams = {run: team for run, team in teams.items() if team}
+            bias = pool_bias(judgements, teams, pooled_runs(settings, rescorer.runs, metadata),
+                             settings.pool_depth, measures)
+    units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
+    return ReliabilityReport(
+        settings=settings, measures=measures, units=units, topics=len(rescorer.topics),
+        stability=pd.concat(stability, ignore_index=True) if stability
+        else pd.DataFrame(columns=STABILITY_COLUMNS),
+        error_rates=errors, ties=ties, pool_bias=bias, unjudged=unjudged,
+    )
+
+
+LEFT_OUT = ("The runs were evaluated in batches under a memory budget and were not kept: the "
+            "analyses that score the rankings again (pool sampling, tied scores, pool bias, the "
+            "unjudged share) were left out. Build without a memory budget, or with one the "
+            "runs fit in together, to have them.")
+
+
+def _scores_only(kind: Any, qrels: Any, settings: ReliabilityConfig, measures: list[str],
+                 scores: pd.DataFrame) -> ReliabilityReport:
+    """Topic sampling and error rates, which read the per-topic scores only: the runs and
+    topics in the order a rescorer gives them (the runs' order in ``scores``, the qrels'
+    topics), each analysis on its own random stream as in ``reliability_report``, so that
+    their figures are those of a build that kept the runs."""
+    from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
+    from builder.stats.reliability.rescoring import scores_from_table
+    from builder.stats.reliability.stability import STABILITY_COLUMNS, topic_sampling
+
+    runs = [str(r) for r in pd.unique(scores["run"])]
+    topics = getattr(qrels, "topics", None)
+    if topics is None:
+        topics = sorted(pd.unique(qrels["topic"]))
+    full = scores_from_table(scores, runs, list(topics), measures, kind.family)
+    streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
+    stability = pd.DataFrame(columns=STABILITY_COLUMNS)
+    if settings.topic_sampling:
+        stability = topic_sampling(measures, full, settings.levels, settings.iterations,
+                                   streams[1])
+    errors = pd.DataFrame(columns=ERROR_COLUMNS)
+    if settings.error_rate and len(runs) > 1:
+        errors = error_rates(measures, full, settings.levels, settings.iterations,
+                             settings.fuzziness, streams[2])
+    units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
+    return ReliabilityReport(
+        settings=settings, measures=measures, units=units, topics=len(topics),
+        stability=stability, error_rates=errors, ties=pd.DataFrame(),
+        pool_bias=pd.DataFrame(), unjudged=pd.Series(dtype=float), left_out=LEFT_OUT)

@@ -1,0 +1,124 @@
+"""The ad hoc kind's score table, made from a scored grid of (run, topic) cells.
+
+The rows are trec_eval's (``-q``, and ``-c`` for the topics averaged): each measure's
+per-topic values, then each run's summary under topic ``all``, aggregated as the registry
+declares the measure (``builder.measures.registry.Aggregation``). The extra tables are made
+when first read: ``extras["pr_points"]``, precision and recall at every rank of every ranking
+(run, topic, rank, precision, recall, relevant), the points of seed 004's curves, and
+``extras["relevant_points"]``, the same at the relevant documents only: the uninterpolated
+curve changes only there, so it is all a curve needs;
+``extras["uninterpolated_precision"]``, that curve (``builder.measures.adhoc.curves``), run x
+recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves. The
+pages read the last two; the points tables, a row per line or per relevant line, are steps
+(made for a caller that asks, never kept by an evaluation in batches). Apart from
+``builder.tasks.adhoc`` (reading, validating, the kind) as it only arranges numbers already
+scored (``builder.tasks.adhoc.parallel``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables
+from builder.measures.adhoc import scores as measures
+from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpolated_precision
+from builder.measures.registry import Aggregation, measures_of
+
+if TYPE_CHECKING:
+    from builder.tasks.adhoc import AdhocOptions
+    from builder.tasks.adhoc.parallel import CellScores
+
+
+def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
+    """The score table of a scored grid: its per-topic values, then each run's summary over
+    the topics (topic ``all``), and the extra tables, made when first read."""
+    values, present = cells.values, cells.present
+    n_runs, n_topics = len(cells.runs), len(cells.topics)
+    evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
+    run_of_cell = np.repeat(np.arange(n_runs), n_topics)
+    num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
+
+    cell_topic = np.tile(np.arange(n_topics), n_runs)[evaluated]
+    cell_run = run_of_cell[evaluated]
+    summary_topic = np.full(n_runs, n_topics)  # the code of SUMMARY_TOPIC
+    runs_of, topics_of, values_of, rows_per_measure = [], [], [], []
+    declared = {measure.name: measure for measure in measures_of(measures.FAMILY)}
+    measure_names = ["num_q", *values]
+    for name in measure_names:
+        # A parameterised name (P_7, ndcg_1=3) is a mean, as every family with parameters.
+        how = declared[name].aggregation if name in declared else Aggregation.MEAN
+        if how is Aggregation.COUNT:
+            total = num_q
+        else:
+            terms = np.where(evaluated, how.terms(values[name]), 0.0)
+            total = np.bincount(run_of_cell, weights=terms, minlength=n_runs)
+        if name == "num_rel" and options.complete:
+            # trec_eval's summary under -c (m_num_rel.c): the qrels lines of grade > 0 of
+            # every topic, whatever the level -l sets for the per-topic rows.
+            total = np.full(n_runs, float(cells.positive_judgements))
+        if how.per_topic:
+            runs_of.append(cell_run)
+            topics_of.append(cell_topic)
+            values_of.append(values[name][evaluated])
+        runs_of.append(np.arange(n_runs))
+        topics_of.append(summary_topic)
+        values_of.append(how.finish(total, num_q))
+        rows_per_measure.append(n_runs + (len(cell_run) if how.per_topic else 0))
+    measure_codes = np.repeat(np.arange(len(measure_names)), rows_per_measure)
+    scores = pd.DataFrame(
+        {
+            "run": _labels(np.concatenate(runs_of), cells.runs),
+            "topic": _labels(np.concatenate(topics_of), [*cells.topics, SUMMARY_TOPIC]),
+            "measure": _labels(measure_codes, measure_names),
+            "value": np.concatenate(values_of).astype(np.float64),
+        }
+    )
+    extras = LazyTables({
+        "pr_points": lambda: _pr_points(cells.judged, options, relevant_only=False),
+        "relevant_points": lambda: _pr_points(cells.judged, options, relevant_only=True),
+        "uninterpolated_precision": lambda: pd.DataFrame(
+            uninterpolated_precision(extras["relevant_points"], cells.runs, num_q),
+            index=list(cells.runs), columns=RECALL_AXIS),
+        "curve_points": lambda: curve_points(cells.judged, options.rel_level,
+                                             options.collection_size),
+    }, steps=frozenset({"pr_points", "relevant_points"}))
+    return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
+
+
+def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
+    """The string column of ``labels[codes]`` (one frame at the end, not one per measure),
+    decoded by Arrow into the string column pandas makes of Arrow text."""
+    decoded = pa.DictionaryArray.from_arrays(
+        pa.array(codes.astype(np.int32)), pa.array(labels, pa.large_string())
+    ).cast(pa.large_string())
+    return pa.table({"labels": decoded}).to_pandas()["labels"]
+
+
+def _pr_points(judged, options: AdhocOptions, relevant_only: bool) -> pd.DataFrame:
+    """Uninterpolated precision and recall after each rank of each ranking, or after each
+    relevant document only."""
+    is_rel = (judged.rel >= 0) & (judged.rel >= options.rel_level)
+    total = np.cumsum(is_rel, dtype=np.int32)
+    at = np.flatnonzero(is_rel) if relevant_only else np.arange(len(is_rel))
+    rank = judged.rank[at]
+    cell_start = at - rank + 1  # ranks run 1, 2, ... in each cell
+    rel_so_far = total[at] - (total[cell_start] - is_rel[cell_start])
+    n_topics = len(judged.topics)
+    cell = judged.cell[at]
+    topic = cell % n_topics
+    num_rel = judged.num_rel[topic]
+    return pd.DataFrame(
+        {
+            "run": pd.Categorical.from_codes(cell // n_topics, judged.runs, validate=False),
+            "topic": pd.Categorical.from_codes(topic, judged.topics, validate=False),
+            "rank": rank,
+            "precision": rel_so_far / rank,
+            "recall": np.divide(rel_so_far, num_rel, out=np.zeros(len(topic)), where=num_rel > 0),
+            "relevant": is_rel[at],
+        },
+        copy=False,  # fresh arrays: no need to copy them into one block
+    )
