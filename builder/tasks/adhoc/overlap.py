@@ -28,11 +28,12 @@ import pandas as pd
 from builder.contract import RunRead
 from builder.formats.trec.run import RunFile, code_type, recategorised
 from builder.tasks.adhoc.parallel import CellScores, join_cells, score_cells, score_cells_parallel
+from builder.tasks.adhoc.reading import READ_THREADS, name_reads, read_or_reject
 from builder.validate.trec_run import validate_trec_run
 
 if TYPE_CHECKING:
     from builder.findings import Finding
-    from builder.tasks.adhoc import AdhocOptions
+    from builder.tasks.adhoc.options import AdhocOptions
 
 GROUPS = 6
 """Groups the files are scored in (by size): the last, scored after all reading, is small."""
@@ -43,8 +44,6 @@ def read_and_score(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOpt
                    ) -> tuple[list[RunRead], CellScores | None]:
     """The reads of ``paths`` (named, typed and validated as ``KIND.read_runs`` makes them)
     and the scores of the accepted ones (None when none is), reading and scoring overlapped."""
-    from builder.tasks.adhoc import READ_THREADS, _read_or_reject, name_reads
-
     atof, depth = options.reading == "atof", options.depth
     qrels_topics = set(pd.unique(qrels["topic"]))
     topics = sorted(qrels_topics)
@@ -52,7 +51,7 @@ def read_and_score(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOpt
     target = sum(sizes) / GROUPS
 
     def read(path: Path) -> tuple[RunFile, list[Finding]]:
-        file = _read_or_reject(path, atof)
+        file = read_or_reject(path, atof)
         found = [] if file.table is None else \
             validate_trec_run(file.table, str(path), qrels_topics, depth=depth)
         return file, found

@@ -1,5 +1,6 @@
 """The ``eprum_model`` option of the passage tasks (focused, thorough, in context): an EPRUM
-block on their run pages, computed by ``builder.tasks.eprum`` beside the task's own measures.
+block on their run pages, computed by ``builder.measures.eprum.passages`` beside the task's own
+measures.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, Field
 
 from builder.measures.eprum.models import DEFAULT_THETA
+from builder.measures.eprum.passages import summary_of_passages
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -33,6 +35,4 @@ def eprum_extras(qrels: InexQrels, runs: pd.DataFrame, options: BaseModel) -> di
     model = getattr(options, "eprum_model", None)
     if model is None:
         return {}
-    from builder.tasks.eprum import summary_extra  # the eprum kind imports the passage tasks
-
-    return {"eprum": summary_extra(qrels, runs, model, options.eprum_theta)}
+    return {"eprum": summary_of_passages(qrels, runs, model, options.eprum_theta)}
