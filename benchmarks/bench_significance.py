@@ -22,8 +22,8 @@ import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's p
 import pandas as pd
 
 from builder.config.significance import SignificanceSettings
-from builder.stats.significance.score_matrix import score_matrix
 from builder.stats.significance.corrections import adjust
+from builder.stats.significance.score_matrix import score_matrix
 from builder.stats.significance.tables import compare_runs
 
 CAMPAIGN = Path(__file__).resolve().parents[2] / "shared/data/trec_covid_round1"

@@ -37,8 +37,7 @@ REPETITIONS = 3
 
 def evaluation_alone(config: Path) -> dict:
     """Read, validate and evaluate every run of the config's tasks (no pages)."""
-    from builder.config.loading import load_config
-    from builder.pipeline.stages import evaluate_task, read_task, validate_task
+    from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
     start = time.perf_counter()
     for task in load_config(config).tasks:

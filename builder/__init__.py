@@ -7,6 +7,7 @@ and nothing of the pipeline is imported. The command line (``builder.cli.main``,
 
 from __future__ import annotations
 
+
 def __getattr__(name: str) -> str:
     """``__version__``, looked up when first asked for (the installed package's metadata:
     ``importlib.metadata`` costs a command's start-up a tenth of a second)."""

@@ -18,10 +18,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
-from builder.config.loading import load_config
 from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
-from builder.pipeline.stages import Scale, TaskInputs, evaluate_task, read_task, validate_task
+from builder.pipeline.stages import (
+    Scale,
+    TaskInputs,
+    evaluate_task,
+    load_config,
+    read_task,
+    validate_task,
+)
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -89,8 +95,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     The output's lock is held from the config stage to the end (``builder.site.publish``):
     leftovers of a killed build are repaired first, and nothing is published unless every
     stage completed."""
-    from builder.pipeline.team import team_folder
     from builder.site.manifest import input_files
+    from builder.site.paths import team_folder
     from builder.site.publish import build_lock, check_inputs_outside, check_replaceable, recover
 
     progress = progress or Progress()

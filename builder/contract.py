@@ -6,19 +6,23 @@ import them from here and never from the task kinds (``builder.tasks``) that pro
 - ``RunRead``: one run file after reading (and, in the validate stage, its findings);
 - the per-topic score table, ``SCORE_COLUMNS``: one row per (run, topic, measure), the
   summary over topics under topic ``SUMMARY_TOPIC``;
-- ``Evaluation``: that table and the kind's extra tables, made lazily by ``LazyTables``.
+- ``Evaluation``: that table and the kind's extra tables, made lazily by ``LazyTables``;
+- ``TaskKind``: what a task kind gives the pipeline (its reader, rules, evaluator, options),
+  so that the config and the pipeline speak of kinds without importing ``builder.tasks``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from builder.findings import Finding
 
 if TYPE_CHECKING:  # kept out of ``appendix --help``
     import pandas as pd
+    from pydantic import BaseModel
 
 SCORE_COLUMNS = ["run", "topic", "measure", "value"]
 """The per-topic score table: one row per (run, topic, measure); topic ``all`` is the summary."""
@@ -86,3 +90,52 @@ class Evaluation:
 
     scores: pd.DataFrame
     extras: Mapping[str, pd.DataFrame] = field(default_factory=dict)
+
+
+def no_qrels_findings(qrels: Any) -> list[Finding]:
+    return []
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    """One kind of task.
+
+    read_qrels(path, options=None) -> qrels table read as the kind's ``options`` say (None:
+    the defaults).
+    read_run_files(paths, qrels, options) -> one RunRead per path, read and named, not yet
+    validated (only what makes a file unreadable is found here).
+    validate_runs(reads, qrels, options) -> the reads with the kind's rules applied: findings
+    added, tables cut to what is evaluated.
+    evaluate(qrels, runs, options) -> Evaluation over all accepted runs at once; ``runs`` is
+    the concatenation of the accepted RunRead tables (column ``run`` = RunRead.name).
+    options_model: the typed options of this kind (``site_config.yml`` task ``options`` and the
+    CLI flags map onto it).
+    """
+
+    name: str
+    family: str
+    read_qrels: Callable[..., Any]
+    read_run_files: Callable[[Sequence[Path], Any, Any], list[RunRead]]
+    validate_runs: Callable[[list[RunRead], Any, Any], list[RunRead]]
+    evaluate: Callable[[Any, pd.DataFrame, Any], Evaluation]
+    options_model: type[BaseModel]
+    official_measure: str
+    leaderboard_measures: tuple[str, ...]
+    default_measures: tuple[str, ...] = ()
+    """What ``appendix evaluate`` prints without ``-m`` (the official program's default set);
+    empty means every measure of the family."""
+    topic_parts: bool = False
+    """Whether a run file larger than the memory budget can be read and evaluated a part of
+    its topics at a time (``builder.pipeline.execution.topic_ranges``): each line's first field is its topic, and
+    a topic's scores read its own lines only."""
+    qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
+    """Warnings about read qrels that do not stop their use (every command prints them, the
+    site lists them with the task's other input findings)."""
+    read_and_evaluate: Callable[..., tuple[list[RunRead], Evaluation | None]] | None = None
+    """(paths, qrels, options) -> the reads ``read_runs`` makes and the ``evaluate`` of the
+    accepted ones (None when none is), the stages overlapped (later files read while earlier
+    runs are scored); None: the kind has no such shortcut."""
+
+    def read_runs(self, paths: Sequence[Path], qrels: Any, options: Any) -> list[RunRead]:
+        """Read, then validate, run files: the read and validate stages in one call."""
+        return self.validate_runs(self.read_run_files(paths, qrels, options), qrels, options)

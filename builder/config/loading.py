@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import glob
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,8 @@ from pydantic import ValidationError
 
 from builder.config.reliability import ReliabilityConfig
 from builder.config.schema import SignificanceConfig, SiteConfig, SiteSpec, TaskSpec
+from builder.contract import TaskKind
 from builder.findings import Finding, InputError
-from builder.tasks import TaskKind, get_kind
 
 
 class ConfigError(InputError):
@@ -36,8 +37,14 @@ class ConfigError(InputError):
         return str(self.args[0])
 
 
-def load_config(path: Path) -> SiteSpec:
-    """Read and validate ``path``; raise ``ConfigError`` with all problems found."""
+KindLookup = Callable[[str], TaskKind]
+"""The task kind of a name, ``KeyError`` (saying the known names) when there is none: the
+caller's table of kinds (``builder.tasks.get_kind``), so that the config knows no kind."""
+
+
+def load_config(path: Path, kinds: KindLookup) -> SiteSpec:
+    """Read and validate ``path``, each task's kind looked up by ``kinds``; raise
+    ``ConfigError`` with all problems found."""
     from builder.formats.source import read_text
     from builder.formats.yaml_text import load_yaml
 
@@ -60,7 +67,7 @@ def load_config(path: Path) -> SiteSpec:
         problems += [_pydantic_problem("", error) for error in exc.errors()]
     tasks = raw.get("tasks") if isinstance(raw.get("tasks"), list) else []
     campaign_tests = raw.get("significance") if isinstance(raw.get("significance"), dict) else {}
-    specs = [_task_spec(f"tasks[{i}]", task, base, problems, campaign_tests)
+    specs = [_task_spec(f"tasks[{i}]", task, base, problems, campaign_tests, kinds)
              for i, task in enumerate(tasks)]
     ids = [task.get("id") for task in tasks if isinstance(task, dict)]
     problems += [f"tasks: task id {i!r} is used twice" for i in sorted({i for i in ids
@@ -72,7 +79,7 @@ def load_config(path: Path) -> SiteSpec:
 
 
 def _task_spec(key: str, task: Any, base: Path, problems: list[str],
-               campaign_tests: dict[str, Any]) -> TaskSpec | None:
+               campaign_tests: dict[str, Any], kinds: KindLookup) -> TaskSpec | None:
     """Check what the schema cannot: files, the kind, its options and measure names."""
     if not isinstance(task, dict):
         return None
@@ -83,7 +90,7 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
     kind, options = None, None
     if isinstance(task.get("kind"), str):
         try:
-            kind = get_kind(task["kind"])
+            kind = kinds(task["kind"])
         except KeyError as exc:
             problems.append(f"{key}.kind: {exc.args[0]}")
         except ImportError as exc:

@@ -18,8 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from builder.config.reliability import ReliabilityConfig
 from builder.config.significance import DEFAULT_SEED, SignificanceSettings
+from builder.contract import TaskKind
 from builder.findings import Finding
-from builder.tasks import TaskKind
 
 TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 

@@ -16,14 +16,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from builder.config.schema import TaskSpec
-from builder.contract import Evaluation, RunRead
+from builder.config import loading
+from builder.config.schema import SiteSpec, TaskSpec
+from builder.contract import Evaluation, RunRead, TaskKind
 from builder.findings import Finding, InputError, sort_findings
+from builder.tasks import get_kind
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from builder.tasks import TaskKind
 
 
 @dataclass
@@ -62,6 +62,12 @@ class TaskResult:
 
     inputs: TaskInputs
     evaluation: Evaluation | None
+
+
+def load_config(path: Path) -> SiteSpec:
+    """The config stage: ``site_config.yml`` read and checked against the schema, every problem
+    at once (``builder.config.loading``), each task's kind from the table of kinds."""
+    return loading.load_config(path, get_kind)
 
 
 def command_task(kind: TaskKind, qrels: Path, runs: Sequence[Path], options: Any) -> TaskSpec:

@@ -28,13 +28,6 @@ class TeamError(ValueError):
     """The team is unknown: no task's run metadata names it."""
 
 
-def team_folder(team: str) -> str:
-    """The team's name as a folder name."""
-    from builder.site.paths import slugs
-
-    return slugs([team])[team]
-
-
 def team_runs(inputs: TaskInputs, team: str) -> set[str]:
     """The runs of ``team`` in the task, by its run metadata's ``team`` column."""
     metadata = inputs.metadata

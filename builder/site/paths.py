@@ -33,6 +33,11 @@ def slugs(names: Iterable[str]) -> dict[str, str]:
     return result
 
 
+def team_folder(team: str) -> str:
+    """The team's name as the folder name of its bundle (``appendix build --team``)."""
+    return slugs([team])[team]
+
+
 def run_page(task: str, run_slug: str) -> str:
     return f"{task}/runs/{run_slug}.html"
 

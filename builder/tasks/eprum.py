@@ -19,13 +19,12 @@ from typing import Literal
 import pandas as pd
 from pydantic import ConfigDict, Field
 
-from builder.contract import Evaluation, LazyTables, RunRead
+from builder.contract import Evaluation, LazyTables, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 from builder.measures.eprum.models import DEFAULT_THETA
 from builder.measures.eprum.passages import eprum_of_passages, level_scores, natural_points
 from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
 from builder.measures.eprum.scores import AVERAGE, FAMILY
-from builder.tasks import TaskKind
 from builder.tasks.inex.focused import (
     CORPUS_FIELD,
     MAX_RESULTS_FIELD,

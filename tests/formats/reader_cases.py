@@ -165,7 +165,7 @@ def _assessments(path: Path) -> object:
 
 
 def _config(path: Path) -> object:
-    from builder.config.loading import load_config
+    from builder.pipeline.stages import load_config
 
     return load_config(path)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
-from builder.measures.adhoc.judged import relevance as adhoc_relevance
 
+from builder.measures.adhoc.judged import relevance as adhoc_relevance
 from builder.measures.adhoc.judged.relevance import NOT_IN_POOL, UNJUDGED, relevance_by_row
 
 

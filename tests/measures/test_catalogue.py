@@ -6,8 +6,8 @@ import importlib
 import pkgutil
 
 import builder.measures
-from builder.measures.catalogue import catalogue
 from builder.measures.bibliography import REFERENCES, cite, cited_in
+from builder.measures.catalogue import catalogue
 from builder.measures.registry import REGISTRY, Measure, measures_of
 
 

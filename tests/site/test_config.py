@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.config.loading import ConfigError, load_config
+from builder.config.loading import ConfigError
+from builder.pipeline.stages import load_config
 
 QRELS = "401 0 d1 1\n401 0 d2 0\n"
 RUN = "401 Q0 d1 1 2.0 r1\n"

@@ -10,9 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from builder.config.loading import load_config
 from builder.pipeline.analysis import analyse
-from builder.pipeline.stages import evaluate_task, read_task, validate_task
+from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
 from builder.site.writer import render_site
 from tests.site.site_checks import file_hashes

@@ -12,8 +12,8 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.config.loading import ConfigError, load_config
-from builder.pipeline.stages import read_task, validate_task
+from builder.config.loading import ConfigError
+from builder.pipeline.stages import load_config, read_task, validate_task
 from tests.site.conftest import DEMO_CONFIG
 from tests.site.test_config import VALID, write_campaign
 

@@ -12,8 +12,7 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.config.loading import load_config
-from builder.pipeline.stages import read_task, validate_task
+from builder.pipeline.stages import load_config, read_task, validate_task
 from tests.site.conftest import DEMO_CONFIG
 
 SETTINGS_TEXT = ["randomization test", "alpha = 0.05", "B = 10,000", "Holm correction"]

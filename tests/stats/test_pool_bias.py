@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from builder.stats.reliability.pool_bias import pool_bias, unjudged_at
 from builder.stats.reliability.adhoc_rejudge import judge_once
+from builder.stats.reliability.pool_bias import pool_bias, unjudged_at
 from builder.tasks import get_kind
 
 KIND = get_kind("adhoc")

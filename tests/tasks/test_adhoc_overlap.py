@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
+from builder.tasks.adhoc import KIND, AdhocOptions
 from builder.tasks.adhoc import overlap as adhoc_overlap
 from builder.tasks.adhoc import parallel as adhoc_parallel
-from builder.tasks.adhoc import KIND, AdhocOptions
 
 ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
 QRELS = ROBUST03 / "robust03_qrels.txt"

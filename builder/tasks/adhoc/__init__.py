@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.contract import Evaluation, RunRead
+from builder.contract import Evaluation, RunRead, TaskKind
 from builder.measures.adhoc import scores as measures
-from builder.tasks import TaskKind
 from builder.tasks.adhoc.options import AdhocOptions
 from builder.tasks.adhoc.overlap import read_and_score
 from builder.tasks.adhoc.parallel import score_cells_parallel

@@ -18,14 +18,13 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.contract import Evaluation, RunRead
+from builder.contract import Evaluation, RunRead, TaskKind
 from builder.findings import Finding
 from builder.formats.inex.passage_run import PassageRunReader, element_kinds
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 from builder.measures.inex.focused.precision import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.inex.focused.scores import focused_score_table
 from builder.measures.inex.ranking import RankedPassages, rank_passages
-from builder.tasks import TaskKind
 from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
 from builder.tasks.naming import RunNamingOptions, name_runs
 from builder.validate.fol_run import validate_fol_run

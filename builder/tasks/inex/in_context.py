@@ -21,7 +21,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import ConfigDict, Field
 
-from builder.contract import Evaluation, RunRead
+from builder.contract import Evaluation, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 from builder.measures.inex.in_context.generalized_precision import FAMILY, RANKS
 from builder.measures.inex.in_context.scores import (
@@ -29,7 +29,6 @@ from builder.measures.inex.in_context.scores import (
     InContextSettings,
     evaluate_in_context,
 )
-from builder.tasks import TaskKind
 from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
 from builder.tasks.inex.focused import (
     CORPUS_FIELD,

@@ -12,12 +12,11 @@ from typing import Literal
 import pandas as pd
 from pydantic import ConfigDict, Field
 
-from builder.contract import Evaluation, RunRead
+from builder.contract import Evaluation, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels
 from builder.measures.inex.focused.precision import OFFICIAL_CUTOFFS
 from builder.measures.inex.ranking import rank_passages
 from builder.measures.inex.thorough.scores import FAMILY, thorough_score_table
-from builder.tasks import TaskKind
 from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
 from builder.tasks.inex.focused import (
     CORPUS_FIELD,
