@@ -4,10 +4,62 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal
 
 Severity = Literal["error", "warning", "info"]
 SEVERITY_ORDER: dict[str, int] = {"error": 0, "warning": 1, "info": 2}
+
+
+class FindingCode(StrEnum):
+    """What kind of problem a finding is, for a program to act on (the message is for a
+    person, and may be reworded): the closed vocabulary every finding takes one word of."""
+
+    UNREADABLE = "unreadable"
+    """The file cannot be opened, unpacked (gzip) or decoded (not UTF-8)."""
+    OUTPUT = "output"
+    """An output file or folder the user named cannot be written."""
+    EMPTY = "empty"
+    """The file holds nothing to use: no result line, judgement, topic or navigation row."""
+    SYNTAX = "syntax"
+    """A line or element does not parse: field count, CSV, YAML or XML not well-formed, a
+    required element, attribute or column missing, a blank line trec_eval rejects."""
+    VALUE = "value"
+    """A field is present but its value is not valid (not a number or integer, out of range,
+    too many digits, not one of the allowed words), or was read leniently as trec_eval does."""
+    DUPLICATE = "duplicate"
+    """The same item twice: a document for a topic, a judgement, a topic, a metadata row, a
+    navigation row, a second entry point into an article."""
+    ORDER = "order"
+    """The lines are not in the order the ranking needs: rank or score against the line
+    order, a topic starting again after others, an article's results interleaved."""
+    OVERLAP = "overlap"
+    """Passages of one article overlap (in a run, or highlighted in the qrels)."""
+    OUTSIDE = "outside"
+    """A passage reaches outside its article: it starts before it, or ends beyond its length."""
+    INCONSISTENT = "inconsistent"
+    """Two statements of one file disagree: an article's rel_chars and the length of its
+    highlighted passages."""
+    UNKNOWN_TOPIC = "unknown-topic"
+    """A run's topic the qrels do not judge: its lines are not evaluated."""
+    MISSING_TOPIC = "missing-topic"
+    """A topic of the qrels the run has no result for: it scores 0."""
+    LIMIT = "limit"
+    """More results for a topic than the task's limit (trec_eval's depth, INEX's 1500)."""
+    NAMING = "naming"
+    """A run's name clashes with another run's, or a run has more than one tag."""
+    UNKNOWN_RUN = "unknown-run"
+    """Run metadata about a run that has no run file."""
+    UNRESOLVED = "unresolved"
+    """An element result names no file or node of the XML corpus, or a passage is not the text
+    of one element."""
+    CORPUS = "corpus"
+    """The XML corpus a run needs is not given, or cannot be read."""
+    CONFIG = "config"
+    """The site's configuration file is invalid."""
+    FOLDER = "folder"
+    """An entry of a run folder that is not read as a run: a subfolder, a broken symbolic
+    link, a link loop, a special file."""
 
 
 @dataclass(frozen=True)
@@ -15,13 +67,20 @@ class Finding:
     """One problem found in an input file.
 
     ``line`` is 1-based, or ``None`` when the finding concerns the whole file
-    (an empty run, a topic missing from the qrels).
+    (an empty run, a topic missing from the qrels). ``code`` says what kind of problem it is
+    (programs decide by it); ``message`` says it to a person.
     """
 
     file: str
     line: int | None
     severity: Severity
+    code: FindingCode
     message: str
+
+    def __post_init__(self) -> None:
+        # A code outside the vocabulary (or a message given where the code goes) fails where
+        # the finding is made, not in the program that reads it.
+        FindingCode(self.code)
 
     def format(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -53,6 +112,6 @@ class InputError(Exception):
         super().__init__("\n".join(f.format() for f in self.findings))
 
     @classmethod
-    def at(cls, file: str, line: int | None, reason: str) -> InputError:
+    def at(cls, file: str, line: int | None, code: FindingCode, reason: str) -> InputError:
         """The error of one problem at ``file:line``."""
-        return cls([Finding(str(file), line, "error", reason)])
+        return cls([Finding(str(file), line, "error", code, reason)])

@@ -176,9 +176,10 @@ def exit_status(reads: list[Any]) -> int:
     """What a command that reads runs exits with: 2 when a run file could not be read at all
     (missing, a folder, a link loop, permission denied, not UTF-8, broken gzip; unusable qrels
     exit 2 before), 1 when a run was rejected, else 0."""
-    from builder.formats.source import is_unreadable
+    from builder.findings import FindingCode
 
-    if any(is_unreadable(f) for read in reads if read.table is None for f in read.findings):
+    if any(f.code == FindingCode.UNREADABLE
+           for read in reads if read.table is None for f in read.findings):
         return EXIT_UNUSABLE
     return EXIT_REJECTED if any(read.rejected for read in reads) else 0
 

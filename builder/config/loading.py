@@ -21,7 +21,7 @@ from pydantic import ValidationError
 from builder.config.reliability import ReliabilityConfig
 from builder.config.schema import SignificanceConfig, SiteConfig, SiteSpec, TaskSpec
 from builder.contract import TaskKind
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 
 
 class ConfigError(InputError):
@@ -30,7 +30,8 @@ class ConfigError(InputError):
     def __init__(self, path: Path, problems: list[str]):
         self.path = path
         self.problems = problems
-        super().__init__([Finding(str(path), None, "error", p) for p in problems])
+        super().__init__([Finding(str(path), None, "error", FindingCode.CONFIG, p)
+                          for p in problems])
         self.args = (f"{path}: {len(problems)} problem(s)\n  " + "\n  ".join(problems),)
 
     def __str__(self) -> str:
@@ -230,7 +231,7 @@ def _run_files(key: str, value: Any, base: Path, problems: list[str]
         if why is None:
             files.append(entry.resolve())
         else:
-            findings.append(Finding(str(entry), None, "warning", why))
+            findings.append(Finding(str(entry), None, "warning", FindingCode.FOLDER, why))
     if not files:
         problems.append(f"{key}: no run files in {value} (looked in {base / value})")
     return tuple(files), findings

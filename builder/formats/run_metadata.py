@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import read_text
 
 METADATA_COLUMNS = ["run", "team", "description", "type"]
@@ -45,17 +45,17 @@ def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
                for k, v in record.items()}
         run = row.get("run", "")
         if not run:
-            findings.append(Finding(str(path), line, "error", "no run name"))
+            findings.append(Finding(str(path), line, "error", FindingCode.SYNTAX, "no run name"))
             continue
         if run in seen:
             message = f"run {run!r} already described on line {seen[run]}"
-            findings.append(Finding(str(path), line, "error", message))
+            findings.append(Finding(str(path), line, "error", FindingCode.DUPLICATE, message))
             continue
         seen[run] = line
         kind = row.get("type", "").lower()
         if kind and kind not in RUN_TYPES:
             message = f"run type {row['type']!r} is not one of {', '.join(RUN_TYPES)}"
-            findings.append(Finding(str(path), line, "error", message))
+            findings.append(Finding(str(path), line, "error", FindingCode.VALUE, message))
         row["type"] = kind
         rows.append(row)
     extra = sorted({k for row in rows for k in row} - set(METADATA_COLUMNS))
@@ -76,14 +76,16 @@ def _csv_records(file: str, text: str) -> tuple[list[tuple[int, dict[str, Any]]]
     try:
         if not reader.fieldnames or not any(_ALIASES.get(f.strip().lower()) == "run"
                                             for f in reader.fieldnames):
-            return [], [Finding(file, 1, "error", "header has no 'run' column")]
+            return [], [Finding(file, 1, "error", FindingCode.SYNTAX,
+                                "header has no 'run' column")]
         start = reader.line_num + 1
         for record in reader:
             record.pop(None, None)  # cells beyond the header
             records.append((start, {k: v for k, v in record.items() if k is not None}))
             start = reader.line_num + 1
     except csv.Error as error:
-        return [], [Finding(file, reader.line_num or None, "error", f"not valid CSV: {error}")]
+        return [], [Finding(file, reader.line_num or None, "error", FindingCode.SYNTAX,
+                            f"not valid CSV: {error}")]
     finally:
         csv.field_size_limit(limit)
     return records, []
@@ -103,4 +105,4 @@ def _yaml_records(file: str, text: str) -> tuple[list[tuple[int, dict[str, Any]]
         lines = [key.start_mark.line + 1 for key, _ in node.value]
         return [(line, {"run": run, **item}) for line, (run, item) in zip(lines, data.items())], []
     message = "expected a list of mappings or a mapping from run name to a mapping"
-    return [], [Finding(file, 1, "error", message)]
+    return [], [Finding(file, 1, "error", FindingCode.SYNTAX, message)]

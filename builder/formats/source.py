@@ -19,22 +19,13 @@ import sys
 import zlib
 from pathlib import Path
 
-from builder.findings import Finding, InputError
+from builder.findings import FindingCode, InputError
 
 GZIP_MAGIC = b"\x1f\x8b"
 _WIDE_BOMS = (
     (codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
     (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"),
 )  # fmt: skip
-
-
-UNREADABLE = ("cannot read:", "not UTF-8:", "the file is UTF-")
-"""How the findings of this module begin: a file that could not be read at all."""
-
-
-def is_unreadable(finding: Finding) -> bool:
-    """Whether ``finding`` says its file could not be opened, unpacked or decoded."""
-    return finding.message.startswith(UNREADABLE)
 
 
 def open_problem(error: OSError, doing: str = "read") -> str:
@@ -62,7 +53,8 @@ def write_output(path: Path, text: str) -> None:
             raise IsADirectoryError(errno.EISDIR, "is a directory")
         Path(path).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise InputError.at(str(path), None, open_problem(error, "write")) from None
+        raise InputError.at(str(path), None, FindingCode.OUTPUT,
+                            open_problem(error, "write")) from None
 
 
 def make_folder(path: Path) -> None:
@@ -70,7 +62,8 @@ def make_folder(path: Path) -> None:
     try:
         Path(path).mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError.at(str(path), None, open_problem(error, "create the folder")) from None
+        raise InputError.at(str(path), None, FindingCode.OUTPUT,
+                            open_problem(error, "create the folder")) from None
 
 
 def read_input(path: Path | str) -> bytes:
@@ -85,7 +78,7 @@ def read_input(path: Path | str) -> bytes:
         else:
             data = Path(path).read_bytes()
     except OSError as error:
-        raise InputError.at(file, None, open_problem(error)) from None
+        raise InputError.at(file, None, FindingCode.UNREADABLE, open_problem(error)) from None
     if data[:2] == GZIP_MAGIC:
         data = gunzip(data, file)
     return data
@@ -142,15 +135,17 @@ def gunzip(data: bytes, file: str) -> bytes:
             inflater = isal_zlib.decompressobj(16 + zlib.MAX_WBITS)
             out.append(inflater.decompress(rest))
             if not inflater.eof:
-                raise InputError.at(file, None, "cannot read: the gzip data is truncated")
+                raise InputError.at(file, None, FindingCode.UNREADABLE,
+                                    "cannot read: the gzip data is truncated")
             rest = inflater.unused_data
             if rest and rest[:2] != GZIP_MAGIC:
                 raise InputError.at(
-                    file, None,
+                    file, None, FindingCode.UNREADABLE,
                     f"cannot read: {len(rest)} bytes that are not gzip data follow the gzip data",
                 )  # fmt: skip
     except isal_zlib.error as error:
-        raise InputError.at(file, None, f"cannot read: not valid gzip data ({error})") from None
+        raise InputError.at(file, None, FindingCode.UNREADABLE,
+                            f"cannot read: not valid gzip data ({error})") from None
     return b"".join(out)
 
 
@@ -160,14 +155,14 @@ def check_utf8(data: Mapped, file: str) -> None:
         return
     for bom, name in _WIDE_BOMS:
         if data[:len(bom)] == bom:
-            raise InputError.at(file, 1, f"the file is {name} (byte order mark); "
-                                "save it as UTF-8")  # fmt: skip
+            raise InputError.at(file, 1, FindingCode.UNREADABLE,
+                                f"the file is {name} (byte order mark); save it as UTF-8")
     try:
         codecs.decode(data, "utf-8")
     except UnicodeDecodeError as error:
         line = data[:error.start].count(b"\n") + 1
         raise InputError.at(
-            file, line,
+            file, line, FindingCode.UNREADABLE,
             f"not UTF-8: byte {error.start} (0x{data[error.start]:02x}) is invalid; "
             "input files must be UTF-8",
         ) from None  # fmt: skip

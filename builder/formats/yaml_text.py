@@ -15,7 +15,7 @@ import yaml
 from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
 
-from builder.findings import InputError
+from builder.findings import FindingCode, InputError
 
 
 class _PlainLoader(yaml.SafeLoader):
@@ -52,8 +52,8 @@ def load_yaml(text: str, file: str) -> tuple[Any, Any]:
         node = loader.get_single_node()
         data = None if node is None else loader.construct_document(node)
     except yaml.YAMLError as error:
-        raise InputError.at(file, _line(error, text), f"not valid YAML: {_problem(error)}"
-                            ) from None
+        raise InputError.at(file, _line(error, text), FindingCode.SYNTAX,
+                            f"not valid YAML: {_problem(error)}") from None
     finally:
         if loader is not None:
             loader.dispose()

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from builder.config import loading
 from builder.config.schema import SiteSpec, TaskSpec
 from builder.contract import Evaluation, RunRead, TaskKind
-from builder.findings import Finding, InputError, sort_findings
+from builder.findings import Finding, FindingCode, InputError, sort_findings
 from builder.tasks import get_kind
 
 if TYPE_CHECKING:
@@ -124,6 +124,7 @@ def _check_metadata_runs(inputs: TaskInputs) -> None:
         names = {read.name for read in inputs.reads}
         for run in sorted(set(inputs.metadata["run"]) - names):
             inputs.findings.append(Finding(str(spec.run_metadata), None, "warning",
+                                           FindingCode.UNKNOWN_RUN,
                                            f"metadata for run {run!r}, which has no run file"))
 
 

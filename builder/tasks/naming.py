@@ -9,7 +9,7 @@ from typing import Literal
 import pandas as pd
 from pydantic import BaseModel, ConfigDict, Field
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 
 RunNames = Literal["tag", "file"]
 
@@ -51,4 +51,4 @@ def name_taken(path: Path | str, name: str, owner: Path | str, by: RunNames = "t
     """The error on a run file whose name ``name`` the earlier file ``owner`` took."""
     message = (f"run name {name} already used by {Path(owner).name}"
                + (" (task option run_names: file names runs by file name)" if by == "tag" else ""))
-    return Finding(str(path), None, "error", message)
+    return Finding(str(path), None, "error", FindingCode.NAMING, message)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.measures.inex.overlap import first_overlaps
 
@@ -57,7 +57,8 @@ def validate_fol_run(
     unjudged = sorted(set(table.loc[~known, "topic"]))
     if unjudged:
         findings.append(
-            Finding(label, None, "warning", f"{len(unjudged)} topics not in the qrels, not evaluated: "
+            Finding(label, None, "warning", FindingCode.UNKNOWN_TOPIC,
+                    f"{len(unjudged)} topics not in the qrels, not evaluated: "
                     + ", ".join(unjudged[:10]) + (" ..." if len(unjudged) > 10 else ""))
         )
     order = table["order"].to_numpy()
@@ -72,7 +73,7 @@ def validate_fol_run(
         else:
             message = (f"{topics} topics have more than {max_results} results; {int(over.sum())} "
                        f"lines after the {max_results}th of their topic are not evaluated")
-        findings.append(Finding(label, first, "warning", message))
+        findings.append(Finding(label, first, "warning", FindingCode.LIMIT, message))
     findings += _rank_order(table, label)
     if max_results is None:
         return table, findings
@@ -82,14 +83,14 @@ def validate_fol_run(
 MAX_LINE_FINDINGS = 20
 
 
-def _capped(label: str, lines: np.ndarray, messages: list[str], severity: str = "error"
-            ) -> list[Finding]:
+def _capped(label: str, lines: np.ndarray, code: FindingCode, messages: list[str],
+            severity: str = "error") -> list[Finding]:
     """A finding per line, the first ``MAX_LINE_FINDINGS``, then one counting the rest."""
-    found = [Finding(label, int(n), severity, m)  # type: ignore[arg-type]
+    found = [Finding(label, int(n), severity, code, m)  # type: ignore[arg-type]
              for n, m in zip(lines[:MAX_LINE_FINDINGS], messages)]
     if len(lines) > MAX_LINE_FINDINGS:
         rest = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, severity,  # type: ignore[arg-type]
+        found.append(Finding(label, None, severity, code,  # type: ignore[arg-type]
                              f"{rest} more lines like line {int(lines[0])}"))
     return found
 
@@ -100,10 +101,10 @@ def _bad_passages(table: pd.DataFrame, label: str, least_length: int) -> list[Fi
     lines = table["line"].to_numpy()
     negative = np.flatnonzero(offset < UNKNOWN_OFFSET)
     known_empty = np.flatnonzero((offset != UNKNOWN_OFFSET) & (length < least_length))
-    return _capped(label, lines[negative], [
+    return _capped(label, lines[negative], FindingCode.VALUE, [
         f"negative offset {offset[i]}: offsets count characters from 0 (-1 or X marks an "
         "unknown passage)" for i in negative[:MAX_LINE_FINDINGS]],
-    ) + _capped(label, lines[known_empty], [
+    ) + _capped(label, lines[known_empty], FindingCode.VALUE, [
         f"passage length {length[i]} is {'negative' if least_length == 0 else 'not positive'}"
         for i in known_empty[:MAX_LINE_FINDINGS]])
 
@@ -114,7 +115,7 @@ def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> li
     end = (table["offset"] + table["length"]).to_numpy()
     beyond = np.flatnonzero((table["offset"].to_numpy() >= 0) & (end > size))
     lines = table["line"].to_numpy()[beyond]
-    return _capped(label, lines, [
+    return _capped(label, lines, FindingCode.OUTSIDE, [
         f"passage ends at character {end[i]}, beyond the end of article {table['file'].iat[i]} "
         f"({int(size[i])} characters in the qrels)" for i in beyond[:MAX_LINE_FINDINGS]],
         "warning")
@@ -140,10 +141,11 @@ def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Findin
     topics = table["topic"].to_numpy()[~unknown]
     pairs = sorted(zip(np.maximum(lines[later], lines[earlier]), np.minimum(lines[later], lines[earlier]), later))
     return [
-        Finding(label, int(second), "error", f"passage overlaps the passage of line {int(first)} "
+        Finding(label, int(second), "error", FindingCode.OVERLAP, f"passage overlaps the passage of line {int(first)} "
                 f"(topic {topics[i]}, article {files[i]})")
         for second, first, i in pairs[:20]
-    ] + ([Finding(label, None, "error", f"{len(pairs) - 20} more overlapping passages")] if len(pairs) > 20 else [])
+    ] + ([Finding(label, None, "error", FindingCode.OVERLAP,
+                  f"{len(pairs) - 20} more overlapping passages")] if len(pairs) > 20 else [])
 
 
 def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Finding]:
@@ -153,7 +155,7 @@ def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Fi
     again = block_topics.duplicated().to_numpy() & known[starts]
     lines = table["line"].to_numpy()[starts][again]
     return [
-        Finding(label, int(line), "warning", f"topic {name} starts again here after other topics; "
+        Finding(label, int(line), "warning", FindingCode.ORDER, f"topic {name} starts again here after other topics; "
                 "it is scored as inex_eval 3.1 reads it (in the in-context tasks the ranks go on "
                 "from the topic before)")
         for line, name in zip(lines[:20], block_topics[again][:20])
@@ -170,7 +172,7 @@ def _rank_order(table: pd.DataFrame, label: str) -> list[Finding]:
         if bad.any():
             line = int(ordered["line"].to_numpy()[1:][bad][0])
             findings.append(
-                Finding(label, line, "info", f"{column} does not {what} with the line order; "
+                Finding(label, line, "info", FindingCode.ORDER, f"{column} does not {what} with the line order; "
                         "the ranking is the line order (as in inex_eval)")
             )
     return findings

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.validate.fol_run import topic_epochs
 
 MAX_LINE_FINDINGS = 20
@@ -51,6 +51,7 @@ def validate_in_context(
     findings = _capped(
         label,
         blocks["line"].to_numpy()[again],
+        FindingCode.ORDER,
         lambda i: f"article results are interleaved in topic {a_topic[i]}, article id: "
         f"{a_file[i]} (first seen on line {a_seen[i]}): interleaved results are not allowed "
         "in in-context tasks",
@@ -61,6 +62,7 @@ def validate_in_context(
         findings += _capped(
             label,
             line[extra],
+            FindingCode.DUPLICATE,
             lambda i: f"multiple results from single article in topic {topic[extra[i]]}, "
             f"article id: {file[extra[i]]} (first on line {line[block_start[extra[i]]]}): "
             "best in context takes one entry point per article",
@@ -68,11 +70,13 @@ def validate_in_context(
     return findings
 
 
-def _capped(label: str, lines: np.ndarray, message: Callable[[int], str]) -> list[Finding]:
+def _capped(label: str, lines: np.ndarray, code: FindingCode, message: Callable[[int], str]
+            ) -> list[Finding]:
     """One finding per offending line, in line order, up to MAX_LINE_FINDINGS, then a count."""
     order = np.argsort(lines, kind="stable")[:MAX_LINE_FINDINGS]
-    found = [Finding(label, int(lines[i]), "error", message(i)) for i in order]
+    found = [Finding(label, int(lines[i]), "error", code, message(i)) for i in order]
     if len(lines) > MAX_LINE_FINDINGS:
         rule = message(0).split(" in topic")[0]
-        found.append(Finding(label, None, "error", f"{rule}: {len(lines) - MAX_LINE_FINDINGS} more lines"))
+        found.append(Finding(label, None, "error", code,
+                             f"{rule}: {len(lines) - MAX_LINE_FINDINGS} more lines"))
     return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.source import release_read_memory
 from builder.formats.trec.repeated_pairs import as_chunked, repeated_rows
 from builder.formats.trec.repeated_pairs import repeats as _repeats  # noqa: F401 (its old name)
@@ -47,7 +47,7 @@ def validate_trec_run(
 ) -> list[Finding]:
     """The findings of one run file's table against the qrels' topics."""
     if table.empty:
-        return [Finding(file, None, "error", "empty run: no result lines")]
+        return [Finding(file, None, "error", FindingCode.EMPTY, "empty run: no result lines")]
     topic_codes, topics = _present(table["topic"])
     findings = _duplicates(table, file, topic_codes)
     _, tags = _present(table["tag"])
@@ -72,7 +72,8 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
     findings = []
     if len(tags) > 1:
         findings.append(
-            Finding(file, None, "warning", f"{len(tags)} run tags ({_some(tags)}); expected one")
+            Finding(file, None, "warning", FindingCode.NAMING,
+                    f"{len(tags)} run tags ({_some(tags)}); expected one")
         )
     unjudged = set(topics) - qrels_topics
     if unjudged:
@@ -81,6 +82,7 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
                 file,
                 None,
                 "warning",
+                FindingCode.UNKNOWN_TOPIC,
                 f"{len(unjudged)} topics not in the qrels, ignored: {_some(unjudged)}",
             )
         )
@@ -91,6 +93,7 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
                 file,
                 None,
                 "warning",
+                FindingCode.MISSING_TOPIC,
                 f"{len(missing)} qrels topics without results, scored 0: {_some(missing)}",
             )
         )
@@ -101,6 +104,7 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
                 file,
                 None,
                 "warning",
+                FindingCode.LIMIT,
                 f"{len(deep)} topics have more than {depth} results (up to {sizes.max()}); "
                 f"only the {depth} best-scored count: {_some(topics[i] for i in deep)}",
             )
@@ -116,6 +120,7 @@ def _duplicates(table: pd.DataFrame, file: str, topic_codes: np.ndarray) -> list
         return []
     rows = table.iloc[repeated]
     return [
-        Finding(file, int(line), "error", f"document {doc} appears twice for topic {topic}")
+        Finding(file, int(line), "error", FindingCode.DUPLICATE,
+                f"document {doc} appears twice for topic {topic}")
         for line, topic, doc in zip(rows["line"], rows["topic"], rows["doc"])
     ]

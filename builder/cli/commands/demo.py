@@ -13,14 +13,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from builder.demo import write_demo
-    from builder.findings import InputError
+    from builder.findings import FindingCode, InputError
     from builder.formats.source import open_problem
 
     try:
         folders = write_demo(args.directory)
     except OSError as error:  # a folder the user named that cannot be written to
         where = error.filename or args.directory
-        raise InputError.at(str(where), None, open_problem(error, "write")) from None
+        raise InputError.at(str(where), None, FindingCode.OUTPUT,
+                            open_problem(error, "write")) from None
     for folder in folders:
         print(f"wrote {folder}")
     return 0

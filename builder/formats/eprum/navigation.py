@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import decode_text, read_input
 
 HEADER = ["topic", "rank", "element", "probability"]
@@ -76,17 +76,22 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
     keep = counts > 0
     if keep.any() and tokens[keep].iloc[0] == HEADER:
         keep[np.flatnonzero(keep)[0]] = False
-    problems: list[tuple[np.ndarray, str]] = [(numbers[keep & (counts != 4)], "expected 4 fields: topic rank element probability")]
+    problems: list[tuple[np.ndarray, FindingCode, str]] = [
+        (numbers[keep & (counts != 4)], FindingCode.SYNTAX,
+         "expected 4 fields: topic rank element probability")]
     keep &= counts == 4
     if not keep.any():  # numpy's string functions fail on empty arrays
-        findings = [Finding(label, int(line), "error", message)
-                    for line in problems[0][0][:MAX_REPORTED] for message in [problems[0][1]]]
-        raise NavigationError(findings or [Finding(label, None, "error", "no navigation rows")])
+        lines_of, code, message = problems[0]
+        findings = [Finding(label, int(line), "error", code, message)
+                    for line in lines_of[:MAX_REPORTED]]
+        raise NavigationError(findings or [Finding(label, None, "error", FindingCode.EMPTY,
+                                                   "no navigation rows")])
     tokens, numbers = tokens[keep], numbers[keep]
     topic, rank, element, value = (tokens.str[i].astype(str).to_numpy() for i in range(4))
 
     probability = pd.to_numeric(pd.Series(value), errors="coerce").to_numpy()
-    problems.append((numbers[~((probability >= 0) & (probability <= 1))], "probability is not a number in [0, 1]"))
+    problems.append((numbers[~((probability >= 0) & (probability <= 1))], FindingCode.VALUE,
+                     "probability is not a number in [0, 1]"))
     kind = np.where(rank == IDEALISM, "idealism", np.where(np.char.startswith(rank.astype(str), IDEAL_PREFIX), "ideal", "list"))
     digits = np.where(kind == "ideal", np.char.replace(rank.astype(str), IDEAL_PREFIX, ""), rank)
     # Decimal digits only, few enough for a 64-bit integer: "1e25" or "2.0" is not a rank.
@@ -95,8 +100,9 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
     position = np.zeros(len(digits), dtype=np.int64)
     position[integer] = digits[integer].astype(np.int64)
     whole = (kind == "idealism") | (integer & (position >= 1))
-    problems.append((numbers[~whole], ("rank is not a positive integer (at most "
-                     f"{MAX_RANK_DIGITS} digits), 'idealism' or 'ideal:K'")))
+    problems.append((numbers[~whole], FindingCode.VALUE, (
+        f"rank is not a positive integer (at most {MAX_RANK_DIGITS} digits), 'idealism' or "
+        "'ideal:K'")))
     table = pd.DataFrame(
         {
             "topic": topic,
@@ -107,17 +113,19 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
         }
     )
     repeated = table.duplicated(["topic", "kind", "rank", "element"]).to_numpy() & whole
-    problems.append((numbers[repeated], "row given twice (same topic, rank and element)"))
+    problems.append((numbers[repeated], FindingCode.DUPLICATE,
+                     "row given twice (same topic, rank and element)"))
     findings = [
-        Finding(label, int(line), "error", message)
-        for lines_of, message in problems
+        Finding(label, int(line), "error", code, message)
+        for lines_of, code, message in problems
         for line in lines_of[:MAX_REPORTED]
     ]
     if findings:
         findings.sort(key=lambda f: f.line or 0)
         raise NavigationError(findings[:MAX_REPORTED])
     if table.empty:
-        raise NavigationError([Finding(label, None, "error", "no navigation rows")])
+        raise NavigationError([Finding(label, None, "error", FindingCode.EMPTY,
+                                       "no navigation rows")])
     return _tables(table)
 
 

@@ -30,7 +30,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import read_text
 from builder.formats.text.numbers import FINITE_NUMBER, number_problem
 
@@ -84,7 +84,8 @@ def read_fol_run(
         label = label or "<run>"
         name = name or label
     if not text.strip():
-        return empty_run_table(), [Finding(label, None, "error", "empty run: no result lines")]
+        return empty_run_table(), [Finding(label, None, "error", FindingCode.EMPTY,
+                                           "empty run: no result lines")]
     try:
         raw = pd.read_csv(
             io.StringIO(text),
@@ -100,7 +101,8 @@ def read_fol_run(
     except pd.errors.ParserError as exc:
         match = _TOO_MANY.search(str(exc))
         line = int(match.group(1)) if match else None
-        return None, [Finding(label, line, "error", "too many fields (inex_eval needs 8)")]
+        return None, [Finding(label, line, "error", FindingCode.SYNTAX,
+                              "too many fields (inex_eval needs 8)")]
     return _to_table(raw, name, label)
 
 
@@ -110,8 +112,10 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     cells = raw.fillna("")
     extra = cells[len(FIELDS)] != ""
     missing = cells[len(FIELDS) - 1] == ""
-    findings += _line_findings(label, lines[extra.to_numpy()], "too many fields (inex_eval needs 8)")
-    findings += _line_findings(label, lines[missing.to_numpy()], "fields missing (inex_eval needs 8)")
+    findings += _line_findings(label, lines[extra.to_numpy()], FindingCode.SYNTAX,
+                               "too many fields (inex_eval needs 8)")
+    findings += _line_findings(label, lines[missing.to_numpy()], FindingCode.SYNTAX,
+                               "fields missing (inex_eval needs 8)")
     if findings:
         return None, findings
 
@@ -119,8 +123,10 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     unknown = offset_text.isin(["X", "-1"]).to_numpy()
     offset = pd.to_numeric(offset_text.where(~unknown, "-1"), errors="coerce")
     length = pd.to_numeric(cells[7].where(~unknown, "0"), errors="coerce")
-    findings += _line_findings(label, lines[_not_integer(offset)], "offset is not an integer")
-    findings += _line_findings(label, lines[_not_integer(length)], "length is not an integer")
+    findings += _line_findings(label, lines[_not_integer(offset)], FindingCode.VALUE,
+                               "offset is not an integer")
+    findings += _line_findings(label, lines[_not_integer(length)], FindingCode.VALUE,
+                               "length is not an integer")
     findings += _score_findings(label, lines, cells[4])
     if findings:
         return None, findings
@@ -150,11 +156,12 @@ def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Fin
     number = texts.str.fullmatch(FINITE_NUMBER).to_numpy(bool)
     value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~(number & np.isfinite(value)))
-    findings = [Finding(label, int(lines[i]), "error",
+    findings = [Finding(label, int(lines[i]), "error", FindingCode.VALUE,
                         number_problem("score", texts.iloc[i]) or "score is not a number")
                 for i in bad[:MAX_LINE_FINDINGS]]
     if len(bad) > MAX_LINE_FINDINGS:
-        findings.append(Finding(label, None, "error", "score is not a finite number: "
+        findings.append(Finding(label, None, "error", FindingCode.VALUE,
+                                "score is not a finite number: "
                                 f"{len(bad) - MAX_LINE_FINDINGS} more lines"))
     return findings
 
@@ -171,9 +178,11 @@ MAX_LINE_FINDINGS = 20
 """Findings listed one by one per kind of problem; the rest are counted in one more finding."""
 
 
-def _line_findings(label: str, lines: np.ndarray, message: str) -> list[Finding]:
-    found = [Finding(label, int(line), "error", message) for line in lines[:MAX_LINE_FINDINGS]]
+def _line_findings(label: str, lines: np.ndarray, code: FindingCode, message: str
+                   ) -> list[Finding]:
+    found = [Finding(label, int(line), "error", code, message)
+             for line in lines[:MAX_LINE_FINDINGS]]
     if len(lines) > MAX_LINE_FINDINGS:
         more = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, "error", f"{message}: {more} more lines"))
+        found.append(Finding(label, None, "error", code, f"{message}: {more} more lines"))
     return found

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.inex.fol_run import read_fol_run
 from builder.formats.xml.corpus import CorpusError
 from builder.formats.xml.corpus_index import CorpusIndex, open_index
@@ -59,7 +59,7 @@ class PassageRunReader:
             table, findings = read_fol_run(path, label=label)
             return (None if table is None else table.assign(path="")), findings
         if self.corpus is None:
-            return None, [Finding(label, None, "error",
+            return None, [Finding(label, None, "error", FindingCode.CORPUS,
                                   "an element run (XML paths): its XML corpus is needed to "
                                   "evaluate it (--corpus DIR, or corpus: in the task)")]
         elements, findings = read_element_run(path, label=label)
@@ -68,7 +68,7 @@ class PassageRunReader:
         try:
             index = self.index()
         except CorpusError as error:
-            return None, findings + [Finding(label, None, "error", str(error))]
+            return None, findings + [Finding(label, None, "error", FindingCode.CORPUS, str(error))]
         fol, unresolved = resolve_element_run(elements, index, label)
         is_element = ((elements["end_path"] == "") & (elements["offset"] < 0)).to_numpy()
         paths = normalise_paths(elements["path"])["path"].where(is_element, "")

@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import read_text
 
 ARTICLE_COLUMNS = ["topic", "file", "rel_chars", "doc_chars", "bep"]
@@ -84,9 +84,11 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     keep = counts > 0
     short = keep & (counts < 5)
     if short.any():
-        raise QrelsError.at(label, int(line_numbers[short][0]), "fewer than 5 fields")
+        raise QrelsError.at(label, int(line_numbers[short][0]), FindingCode.SYNTAX,
+                            "fewer than 5 fields")
     if not keep.any():
-        raise QrelsError.at(label, None, "no judgement: the qrels file has no judgement line")
+        raise QrelsError.at(label, None, FindingCode.EMPTY,
+                            "no judgement: the qrels file has no judgement line")
     tokens, counts, line_numbers = tokens[keep], counts[keep], line_numbers[keep]
 
     articles = pd.DataFrame(
@@ -100,7 +102,7 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     )
     duplicated = articles.duplicated(["topic", "file"]).to_numpy()
     if duplicated.any():
-        raise QrelsError.at(label, int(line_numbers[duplicated][0]),
+        raise QrelsError.at(label, int(line_numbers[duplicated][0]), FindingCode.DUPLICATE,
                             "article judged twice for its topic")
 
     passages = _passages(tokens, counts, line_numbers, articles, label)
@@ -122,7 +124,8 @@ def _passages(
     offset = _integers(pairs[0], item_lines, label, "passage offset (off:len)")
     length = _integers(pairs[1], item_lines, label, "passage length (off:len)")
     if (length < 0).any():
-        raise QrelsError.at(label, int(item_lines[length < 0][0]), "negative passage length")
+        raise QrelsError.at(label, int(item_lines[length < 0][0]), FindingCode.VALUE,
+                            "negative passage length")
     return pd.DataFrame(
         {
             "topic": articles["topic"].to_numpy()[owner],
@@ -139,10 +142,11 @@ def _integers(cells: pd.Series, line_numbers: np.ndarray, label: str, what: str)
     values = pd.to_numeric(cells, errors="coerce")
     bad = (values.isna() | (values != values.round())).to_numpy()
     if bad.any():
-        raise QrelsError.at(label, int(line_numbers[bad][0]), f"{what} is not an integer")
+        raise QrelsError.at(label, int(line_numbers[bad][0]), FindingCode.VALUE,
+                            f"{what} is not an integer")
     huge = (values.abs() > LARGEST).to_numpy()
     if huge.any():
-        raise QrelsError.at(label, int(line_numbers[huge][0]),
+        raise QrelsError.at(label, int(line_numbers[huge][0]), FindingCode.VALUE,
                             f"{what} {cells.to_numpy()[huge][0]} is too large")
     return values.to_numpy(dtype=np.int64)
 
@@ -162,6 +166,7 @@ def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> lis
                 label,
                 None,
                 "warning",
+                FindingCode.OVERLAP,
                 f"{int(overlapping.sum())} highlighted passages overlap an earlier one of their "
                 "article; inex_eval counts the shared text once per passage",
             )
@@ -177,6 +182,7 @@ def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> lis
                 label,
                 None,
                 "warning",
+                FindingCode.INCONSISTENT,
                 f"{len(disagree)} relevant articles have rel_chars different from the length of "
                 "their passages; inex_eval takes rel_chars as the article's relevant text",
             )
@@ -197,6 +203,7 @@ def _outside_article(passages: pd.DataFrame, label: str) -> list[Finding]:
     for flagged, what in cases:
         if flagged.any():
             first = int(passages["line"].to_numpy()[flagged].min())
-            findings.append(Finding(label, first, "warning", f"{int(flagged.sum())} {what}, "
+            findings.append(Finding(label, first, "warning", FindingCode.OUTSIDE,
+                                    f"{int(flagged.sum())} {what}, "
                                     "the first on this line; inex_eval counts them as written"))
     return findings

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.findings import InputError
+from builder.findings import FindingCode, InputError
 from builder.formats.source import read_input
 
 TOPIC_COLUMNS = ["topic", "title", "castitle", "phrasetitle", "description", "narrative", "query"]
@@ -48,18 +48,20 @@ def read_inex_topics(path: Path | str) -> pd.DataFrame:
     try:
         root = etree.fromstring(data, safe_xml_parser(recover=True))
     except (etree.XMLSyntaxError, ValueError) as exc:
-        raise TopicsError.at(file, getattr(exc, "lineno", None), f"not XML: {exc}") from None
+        raise TopicsError.at(file, getattr(exc, "lineno", None), FindingCode.SYNTAX,
+                             f"not XML: {exc}") from None
     if root is None:
-        raise TopicsError.at(file, None, "no XML element found")
+        raise TopicsError.at(file, None, FindingCode.EMPTY, "no XML element found")
     rows = [_inex_topic(element) for element in root.iter(*TOPIC_TAGS)]
     rows += [_indri_query(element) for element in root.iter("query")]
     missing = [row for row in rows if not row["topic"]]
     if missing:
-        raise TopicsError.at(file, missing[0]["line"], "topic without an id")
+        raise TopicsError.at(file, missing[0]["line"], FindingCode.SYNTAX, "topic without an id")
     table = pd.DataFrame(rows, columns=[*TOPIC_COLUMNS, "line"])
     duplicated = table["topic"].duplicated()
     if duplicated.any():
-        raise TopicsError.at(file, int(table.loc[duplicated, "line"].iloc[0]), "topic given twice")
+        raise TopicsError.at(file, int(table.loc[duplicated, "line"].iloc[0]),
+                             FindingCode.DUPLICATE, "topic given twice")
     return table[TOPIC_COLUMNS].sort_values("topic", ignore_index=True)
 
 

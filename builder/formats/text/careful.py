@@ -11,7 +11,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.text.numbers import number_problem, read_as_atof
 from builder.formats.text.table import TextLayout, TextTable
 
@@ -109,7 +109,7 @@ def _careful_rows(odd: list[tuple[int, str]], layout: TextLayout
         if fields == [""] or fields[0].startswith("#"):
             continue
         if len(fields) < width or (len(fields) > width and not layout.extra_fields_allowed):
-            findings.append(Finding(layout.file, line, "error",
+            findings.append(Finding(layout.file, line, "error", FindingCode.SYNTAX,
                                     f"{len(fields)} fields, expected {width}"))
             continue
         if len(fields) > width:
@@ -120,7 +120,8 @@ def _careful_rows(odd: list[tuple[int, str]], layout: TextLayout
                         for p, name, i in zip(problems, numbers, positions)]
         problems = [p for p in problems if p]
         if problems:
-            findings += [Finding(layout.file, line, "error", p) for p in problems]
+            findings += [Finding(layout.file, line, "error", FindingCode.VALUE, p)
+                         for p in problems]
             continue
         lines.append(line)
         rows.append(fields[:width])
@@ -137,7 +138,7 @@ def extra_fields_warning(file: str, width: int, extra: list[tuple[int, int]],
         return []
     count = len(extra) + len(wide)
     line, fields = min(firsts)
-    return [Finding(file, line, "warning",
+    return [Finding(file, line, "warning", FindingCode.SYNTAX,
                     f"{count} line{'s' * (count > 1)} with more than {width} fields, this one "
                     f"the first ({fields} fields); the fields after the {width}th are ignored, "
                     "as trec_eval does")]

@@ -9,7 +9,7 @@ import re
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.text.c_numbers import c_atof
 from builder.formats.text.table import TextLayout
 
@@ -61,7 +61,7 @@ def read_as_atof(file: str, line: int, name: str, fields: list[str], i: int,
     value = c_atof(text)
     if not math.isfinite(value):
         return f"{name} {text} is not a finite number"
-    findings.append(Finding(file, line, "warning", f"{name} {text} read as {value!r}, as "
-                            "trec_eval reads it (C's atof)"))
+    findings.append(Finding(file, line, "warning", FindingCode.VALUE,
+                            f"{name} {text} read as {value!r}, as trec_eval reads it (C's atof)"))
     fields[i] = repr(value)
     return None

@@ -20,7 +20,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import release_read_memory
 from builder.formats.text.reader import read_bytes, read_text_table
 from builder.formats.trec.repeated_pairs import repeated_rows
@@ -52,7 +52,7 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
     findings += problems
     if atof:
         warnings += [
-            Finding(file, line, "warning", "blank line skipped (trec_eval quits on it: "
+            Finding(file, line, "warning", FindingCode.SYNTAX, "blank line skipped (trec_eval quits on it: "
                     "Malformed line)")
             for line in blank_lines(data)
         ]
@@ -65,7 +65,8 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
     )
     repeated = _repeated(text.table.column("topic"), text.table.column("doc"))
     findings += [
-        Finding(file, int(line), "error", f"document {doc} judged twice for topic {topic}")
+        Finding(file, int(line), "error", FindingCode.DUPLICATE,
+                f"document {doc} judged twice for topic {topic}")
         for line, topic, doc in zip(
             text.lines[repeated], qrels["topic"][repeated], qrels["doc"][repeated]
         )
@@ -73,7 +74,8 @@ def read_trec_qrels(path: Path, atof: bool = False) -> pd.DataFrame:
     del text, data  # the parse's columns, now copied or shared by the frame
     release_read_memory(len(qrels))
     if not findings and qrels.empty:
-        findings.append(Finding(file, None, "error", "no judgement: the qrels file has no "
+        findings.append(Finding(file, None, "error", FindingCode.EMPTY,
+                                "no judgement: the qrels file has no "
                                 "judgement line (only blank or comment lines)"))
     if findings:
         raise QrelsError(findings)
@@ -96,19 +98,21 @@ def _relevance(rel_text: pa.ChunkedArray, lines: np.ndarray, file: str, atof: bo
     findings, warnings = [], []
     if atof:
         warnings += [
-            Finding(file, int(line), "warning", f"relevance {rel} read as 0, as trec_eval "
+            Finding(file, int(line), "warning", FindingCode.VALUE,
+                    f"relevance {rel} read as 0, as trec_eval "
                     "reads it (C's atol)")
             for line, rel in zip(lines[~valid], rel_text.filter(pa.array(~valid)).to_pylist())
         ]
     else:
         findings += [
-            Finding(file, int(line), "error", "relevance is not an integer")
+            Finding(file, int(line), "error", FindingCode.VALUE, "relevance is not an integer")
             for line in lines[~valid]
         ]
     digits = pc.utf8_length(pc.utf8_ltrim(pc.struct_field(integer, "n"), "-"))
     huge = pc.fill_null(pc.greater(digits, MAX_DIGITS), False).to_numpy(zero_copy_only=False)
     findings += [
-        Finding(file, int(line), "error", f"relevance has more than {MAX_DIGITS} digits")
+        Finding(file, int(line), "error", FindingCode.VALUE,
+                f"relevance has more than {MAX_DIGITS} digits")
         for line in lines[huge]
     ]
     valid &= ~huge

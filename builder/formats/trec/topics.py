@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.source import decode_text, read_input
 
 TOPIC_COLUMNS = ["topic", "title", "description", "narrative"]
@@ -80,32 +80,36 @@ def _read_trec(file: str, text: str) -> tuple[list[tuple[int, dict[str, str]]], 
         tag = match.group(1).lower() if match else None
         if tag == "top":
             if start is not None:
-                findings.append(Finding(file, number, "error", "<top> inside an open <top>"))
+                findings.append(Finding(file, number, "error", FindingCode.SYNTAX,
+                                        "<top> inside an open <top>"))
             start, fields, current = number, {}, None
         elif tag == "/top":
             if start is None:
-                findings.append(Finding(file, number, "error", "</top> without <top>"))
+                findings.append(Finding(file, number, "error", FindingCode.SYNTAX,
+                                        "</top> without <top>"))
                 continue
             topic = {f: _clean(f, fields.get(f, [])) for f in TOPIC_COLUMNS}
             if not topic["topic"]:
-                findings.append(Finding(file, start, "error", "topic without <num>"))
+                findings.append(Finding(file, start, "error", FindingCode.SYNTAX,
+                                        "topic without <num>"))
             else:
                 rows.append((start, topic))
             start, current = None, None
         elif tag is not None:
             if start is None:
-                findings.append(Finding(file, number, "error", f"<{tag}> outside <top>"))
+                findings.append(Finding(file, number, "error", FindingCode.SYNTAX,
+                                        f"<{tag}> outside <top>"))
                 continue
             current = _TREC_FIELDS[tag]
             fields[current] = [match.group(2)]
         elif current is not None:
             fields[current].append(line)
         elif start is None and line.strip():
-            findings.append(Finding(file, number, "error", "text outside <top>"))
+            findings.append(Finding(file, number, "error", FindingCode.SYNTAX, "text outside <top>"))
     if start is not None:
-        findings.append(Finding(file, start, "error", "<top> is never closed"))
+        findings.append(Finding(file, start, "error", FindingCode.SYNTAX, "<top> is never closed"))
     if not rows and not findings:
-        findings.append(Finding(file, None, "error", "no topics found"))
+        findings.append(Finding(file, None, "error", FindingCode.EMPTY, "no topics found"))
     return rows, findings
 
 
@@ -118,7 +122,8 @@ def _read_xml(path: Path, data: bytes) -> tuple[list[tuple[int, dict[str, str]]]
     try:
         root = etree.fromstring(data, safe_xml_parser())
     except etree.XMLSyntaxError as exc:
-        return [], [Finding(file, exc.lineno or None, "error", f"not well-formed XML: {exc.msg}")]
+        return [], [Finding(file, exc.lineno or None, "error", FindingCode.SYNTAX,
+                            f"not well-formed XML: {exc.msg}")]
     if root.tag == "parameters":
         return _read_indri(path)
     rows: list[tuple[int, dict[str, str]]] = []
@@ -134,11 +139,12 @@ def _read_xml(path: Path, data: bytes) -> tuple[list[tuple[int, dict[str, str]]]
             found = next((children[n] for n in names if n in children), None)
             topic[field] = " ".join("".join(found.itertext()).split()) if found is not None else ""
         if not topic["topic"]:
-            findings.append(Finding(file, element.sourceline, "error", "topic without a number"))
+            findings.append(Finding(file, element.sourceline, "error", FindingCode.SYNTAX,
+                                    "topic without a number"))
         else:
             rows.append((element.sourceline, topic))
     if not rows and not findings:
-        findings.append(Finding(file, None, "error", "no <topic> elements found"))
+        findings.append(Finding(file, None, "error", FindingCode.EMPTY, "no <topic> elements found"))
     return rows, findings
 
 
@@ -159,7 +165,7 @@ def _duplicates(file: str, rows: list[tuple[int, dict[str, str]]]) -> list[Findi
     for line, topic in rows:
         if topic["topic"] in seen:
             message = f"topic {topic['topic']} already defined on line {seen[topic['topic']]}"
-            findings.append(Finding(file, line, "error", message))
+            findings.append(Finding(file, line, "error", FindingCode.DUPLICATE, message))
         else:
             seen[topic["topic"]] = line
     return findings

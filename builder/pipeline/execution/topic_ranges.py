@@ -143,9 +143,9 @@ def _tag_table(tags: dict[str, None]) -> pd.DataFrame:
 
 
 def _empty_run(file: str) -> Finding:
-    from builder.findings import Finding
+    from builder.findings import Finding, FindingCode
 
-    return Finding(file, None, "error", "empty run: no result lines")
+    return Finding(file, None, "error", FindingCode.EMPTY, "empty run: no result lines")
 
 
 def _whole_run(first: tuple[Evaluation, dict[str, Any]], kept: list[pd.DataFrame],

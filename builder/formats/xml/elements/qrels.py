@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 from lxml import etree
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.xml.corpus import file_id as article_id
 
 COLUMNS = ["topic", "file", "path", "exhaustivity", "size", "rsize"]
@@ -51,12 +51,13 @@ def read_element_assessments(source: Path) -> tuple[pd.DataFrame | None, list[Fi
         try:
             root = etree.parse(str(path), parser).getroot()
         except (OSError, etree.XMLSyntaxError) as exc:
-            findings.append(Finding(label, getattr(exc, "lineno", None), "error",
+            code = FindingCode.UNREADABLE if isinstance(exc, OSError) else FindingCode.SYNTAX
+            findings.append(Finding(label, getattr(exc, "lineno", None), "error", code,
                                     f"cannot read the assessments: {exc}"))
             continue
         topic = (root.get("topic") or "").strip()
         if not topic:
-            findings.append(Finding(label, root.sourceline, "error",
+            findings.append(Finding(label, root.sourceline, "error", FindingCode.SYNTAX,
                                     "<assessments> needs a topic attribute"))
             continue
         for file in root.iter("file"):
@@ -66,9 +67,11 @@ def read_element_assessments(source: Path) -> tuple[pd.DataFrame | None, list[Fi
                 where = element.get("path", "")
                 if size is None or rsize is None or not where:
                     findings.append(Finding(label, element.sourceline, "error",
+                                            FindingCode.SYNTAX,
                                             "an element needs path, size and rsize (integers)"))
                 elif not 0 <= rsize <= size:
                     findings.append(Finding(label, element.sourceline, "error",
+                                            FindingCode.VALUE,
                                             f"rsize {rsize} is not within 0 and size {size}"))
                 else:
                     rows.append((topic, name, where, element.get("E", ""), size, rsize))

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding
+from builder.findings import Finding, FindingCode
 from builder.formats.xml.corpus_index import CorpusIndex
 from builder.formats.xml.index_build import MALFORMED
 from builder.formats.xml.node_keys import NodeKeys
@@ -104,12 +104,14 @@ def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeKeys,
                     "file " + files + " is not in the corpus")
 
 
-def _capped(label: str, lines: np.ndarray, messages: list[str]) -> list[Finding]:
-    found = [Finding(label, int(line), "error", message)
+def _capped(label: str, lines: np.ndarray, messages: list[str],
+            code: FindingCode = FindingCode.UNRESOLVED) -> list[Finding]:
+    found = [Finding(label, int(line), "error", code, message)
              for line, message in zip(lines[:MAX_FINDINGS_PER_REASON],
                                       messages[:MAX_FINDINGS_PER_REASON], strict=True)]
     if len(lines) > MAX_FINDINGS_PER_REASON:
-        found.append(Finding(label, None, "error", f"{len(lines) - MAX_FINDINGS_PER_REASON} "
+        found.append(Finding(label, None, "error", code,
+                             f"{len(lines) - MAX_FINDINGS_PER_REASON} "
                              "more results that do not resolve"))
     return found
 
@@ -161,10 +163,11 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
     findings += _capped(label, lines, ["a character position (.N) beyond the end of its node"]
                         * len(lines))
     lines = table["line"].to_numpy()[point]
-    findings += _capped(label, lines, [ELEMENT_POINT] * len(lines))
+    findings += _capped(label, lines, [ELEMENT_POINT] * len(lines), FindingCode.VALUE)
     backwards = resolved & ~inside
     lines = table["line"].to_numpy()[backwards]
-    findings += _capped(label, lines, ["passage ends before it starts"] * len(lines))
+    findings += _capped(label, lines, ["passage ends before it starts"] * len(lines),
+                        FindingCode.VALUE)
     # The run's columns as they are (Arrow strings stay Arrow strings), the range replaced.
     fol = table.loc[inside, ["run", "topic", "file", "offset", "length", "line", "rank",
                              "score", "tag", "path"]].reset_index(drop=True)

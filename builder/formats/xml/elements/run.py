@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from lxml import etree
 
-from builder.findings import Finding, InputError
+from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import decode_text, read_input
 
 COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line", "rank",
@@ -73,20 +73,21 @@ def read_element_run(source: Path, name: str | None = None, label: str | None = 
 def read_trec_element_run(text: str, name: str, label: str
                           ) -> tuple[pd.DataFrame | None, list[Finding]]:
     if not text.strip():
-        return None, [Finding(label, None, "error", "the run is empty")]
+        return None, [Finding(label, None, "error", FindingCode.EMPTY, "the run is empty")]
     try:
         raw = pd.read_csv(io.StringIO(text), sep=r"\s+", header=None,
                           names=list(range(TREC_FIELDS + 1)), dtype=str, quoting=csv.QUOTE_NONE,
                           keep_default_na=False, na_values=[], skip_blank_lines=False)
     except pd.errors.ParserError as exc:
-        return None, [Finding(label, None, "error", f"cannot read the run: {exc}")]
+        return None, [Finding(label, None, "error", FindingCode.SYNTAX,
+                              f"cannot read the run: {exc}")]
     cells = raw.fillna("")
     lines = np.arange(1, len(cells) + 1, dtype=np.int64)
     blank = (cells[0] == "").to_numpy()
     cells, lines = cells[~blank], lines[~blank]
     bad = ((cells[TREC_FIELDS] != "") | (cells[TREC_FIELDS - 1] == "")).to_numpy()
     if bad.any():
-        return None, [Finding(label, int(line), "error",
+        return None, [Finding(label, int(line), "error", FindingCode.SYNTAX,
                               f"expected {TREC_FIELDS} fields (topic Q0 file rank rsv run_id path)")
                       for line in lines[bad][:MAX_LINE_FINDINGS]]
     table = pd.DataFrame({
@@ -112,9 +113,10 @@ def read_inex_submission(data: bytes, name: str, label: str
         root = etree.fromstring(data, parser)
     except etree.XMLSyntaxError as exc:
         line = exc.lineno if exc.lineno else None
-        return None, [Finding(label, line, "error", f"not well-formed XML: {exc.msg}")]
+        return None, [Finding(label, line, "error", FindingCode.SYNTAX,
+                              f"not well-formed XML: {exc.msg}")]
     if root.tag != "inex-submission":
-        return None, [Finding(label, root.sourceline, "error",
+        return None, [Finding(label, root.sourceline, "error", FindingCode.SYNTAX,
                               f"root element is <{root.tag}>, expected <inex-submission>")]
     tag = root.get("run-id", "") or name
     findings: list[Finding] = []
@@ -122,7 +124,7 @@ def read_inex_submission(data: bytes, name: str, label: str
     for topic in root.iter("topic"):
         topic_id = topic.get("topic-id", "").strip()
         if not topic_id:
-            findings.append(Finding(label, topic.sourceline, "error",
+            findings.append(Finding(label, topic.sourceline, "error", FindingCode.SYNTAX,
                                     "<topic> without a topic-id attribute"))
             continue
         for result in topic.iter("result"):
@@ -141,15 +143,17 @@ def read_inex_submission(data: bytes, name: str, label: str
                     offset, length = -1, 0
                 if not (0 <= offset < MAX_OFFSET and 0 < length < MAX_OFFSET):
                     findings.append(Finding(label, fol.sourceline, "error",
+                                            FindingCode.VALUE,
                                             "<fol> offset must be an integer of 0 or more and "
                                             "length a positive integer"))
                     continue
             if not file:
                 findings.append(Finding(label, result.sourceline, "error",
-                                        "<result> without a <file>"))
+                                        FindingCode.SYNTAX, "<result> without a <file>"))
                 continue
             if not path and fol is None:
                 findings.append(Finding(label, result.sourceline, "error",
+                                        FindingCode.SYNTAX,
                                         "<result> without a <path>, <passage> or <fol>"))
                 continue
             records.append((topic_id, file, path, end_path, offset, length, result.sourceline,
@@ -157,7 +161,8 @@ def read_inex_submission(data: bytes, name: str, label: str
     if findings:
         return None, findings
     if not records:
-        return None, [Finding(label, None, "error", "the submission has no result")]
+        return None, [Finding(label, None, "error", FindingCode.EMPTY,
+                              "the submission has no result")]
     columns = list(zip(*records, strict=True))
     table = pd.DataFrame({
         "run": name, "topic": list(columns[0]), "file": list(columns[1]),
