@@ -2,8 +2,9 @@
 (``Annotated[int, Flag("-M")]``, ``builder.config.flags``).
 
 A flag's type and choices come from the field's annotation (``int``, ``float``, ``Path``, a
-``Literal``; a ``bool`` is a switch, with its ``off`` flag beside it), its help from the field's
-description, followed by what the models say of it: which of them have it and its default. A
+``Literal``, a ``list`` of them given by repeating the flag; a ``bool`` is a switch, with its
+``off`` flag beside it), its help from the field's description, followed by what the models say
+of it: which of them have it and its default. A
 flag several models declare (``-c`` of every task kind, ``--corpus`` of the INEX ones) is one
 argument; they must agree on its field and type.
 """
@@ -86,7 +87,8 @@ def add_model_flags(parser: argparse.ArgumentParser, flags: list[ModelFlag],
         choices = value_type if isinstance(value_type, tuple) else None
         parser.add_argument(
             *flag.names, dest=known.key, metavar=flag.metavar, help=help_text,
-            type=type(choices[0]) if choices else value_type, choices=choices)
+            type=type(choices[0]) if choices else value_type, choices=choices,
+            action="append" if _repeated(known.info) else "store")
 
 
 def given_flags(args: argparse.Namespace, flags: list[ModelFlag]) -> dict[ModelFlag, Any]:
@@ -95,13 +97,35 @@ def given_flags(args: argparse.Namespace, flags: list[ModelFlag]) -> dict[ModelF
             if getattr(args, known.key, None) is not None}
 
 
-def _value_type(info: FieldInfo) -> Any:
-    """``bool``, one of ``VALUE_TYPES``, or a ``Literal``'s values as a tuple; ``None`` and
-    ``Optional`` are left out. TypeError for an annotation no flag can give."""
-    annotation = info.annotation
+def readable_errors(invalid: Any, flags: list[ModelFlag]) -> str:
+    """A pydantic ValidationError as ``option -M (depth): Input should be ...`` per problem."""
+    spellings = {known.key: known.flag.spelling for known in flags}
+    problems = []
+    for error in invalid.errors():
+        key = str(error["loc"][0]) if error["loc"] else ""
+        name = f"{spellings[key]} ({key})" if key in spellings else key
+        problems.append(f"option {name}: {error['msg']}")
+    return "; ".join(problems)
+
+
+def _given(annotation: Any) -> Any:
+    """The annotation without ``None`` (``int | None`` -> ``int``)."""
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
         given = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
-        annotation = given[0] if len(given) == 1 else annotation
+        return given[0] if len(given) == 1 else annotation
+    return annotation
+
+
+def _repeated(info: FieldInfo) -> bool:
+    return typing.get_origin(_given(info.annotation)) is list
+
+
+def _value_type(info: FieldInfo) -> Any:
+    """``bool``, one of ``VALUE_TYPES``, or a ``Literal``'s values as a tuple, of the field or
+    of each item of a ``list`` field. TypeError for an annotation no flag can give."""
+    annotation = _given(info.annotation)
+    if _repeated(info):
+        (annotation,) = typing.get_args(annotation)
     if typing.get_origin(annotation) is typing.Literal:
         return typing.get_args(annotation)
     if annotation is bool or annotation in VALUE_TYPES:
@@ -116,7 +140,7 @@ def _default(info: FieldInfo) -> Any:
 def _notes(known: ModelFlag, owners: list[str], owner_word: str, switched_on: bool) -> list[str]:
     """What follows the description: the owners that have the flag, unless all do, and its
     default (a switch with an ``off`` flag: on for all, for some, or for none of them)."""
-    notes = []
+    notes = ["repeatable"] if _repeated(known.info) else []
     if set(known.owners) != set(owners):
         notes.append(_owners(list(known.owners), owners, owner_word))
     defaults = list(known.owners.values())

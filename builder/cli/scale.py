@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import argparse
 
+from builder.cli.flags import add_model_flags, model_flags
+from builder.config.schema import SiteConfig
+
 
 def add_scale_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--memory-budget`` and ``--scheduler``: how the evaluate stage runs (same results)."""
-    parser.add_argument(
-        "--memory-budget", metavar="SIZE",
-        help="evaluate the runs in batches whose evaluation fits SIZE (2G, 512M): bounded "
-             "memory, identical results")
+    """``--memory-budget`` (the config's ``memory_budget``) and ``--scheduler``: how the
+    evaluate stage runs (same results)."""
+    add_model_flags(parser, model_flags({"config": SiteConfig}), ["config"])
     parser.add_argument(
         "--scheduler", metavar="ADDRESS",
         help="evaluate the batches of runs on the Dask distributed cluster of this scheduler "

@@ -15,7 +15,14 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from builder.cli.flags import ModelFlag, add_model_flags, flag_of, given_flags, model_flags
+from builder.cli.flags import (
+    ModelFlag,
+    add_model_flags,
+    flag_of,
+    given_flags,
+    model_flags,
+    readable_errors,
+)
 from builder.tasks import KIND_MODULES
 from builder.tasks.options import KIND_OPTIONS
 
@@ -68,7 +75,7 @@ def build_options(model: type, args: argparse.Namespace) -> Any:
     try:
         return model.model_validate(values)
     except ValidationError as invalid:  # one line per problem, not pydantic's dump
-        raise ValueError(_readable(invalid)) from None
+        raise ValueError(readable_errors(invalid, task_flags())) from None
 
 
 def _option_value(annotation: Any, value: str) -> Any:
@@ -86,17 +93,6 @@ def _option_value(annotation: Any, value: str) -> Any:
         except json.JSONDecodeError as bad:
             raise ValueError(f"bad option value {value!r}: expected a JSON object") from bad
     return value
-
-
-def _readable(invalid) -> str:
-    """``option -M (depth): Input should be greater than or equal to 1`` per problem."""
-    flags = {known.key: known.flag.spelling for known in task_flags()}
-    problems = []
-    for error in invalid.errors():
-        field = str(error["loc"][0]) if error["loc"] else ""
-        name = f"{flags[field]} ({field})" if field in flags else field
-        problems.append(f"option {name}: {error['msg']}")
-    return "; ".join(problems)
 
 
 def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:
