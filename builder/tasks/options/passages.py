@@ -76,20 +76,13 @@ class FocusedOptions(RunNamingOptions, EprumBlockOptions):
     corpus: Corpus = CORPUS_FIELD
 
 
-class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
-    """Options of the thorough task (``site_config.yml`` task ``options``, CLI ``-o``)."""
+class ThoroughOptions(FocusedOptions):
+    """Options of the thorough task: the focused task's, and how overlapping results count."""
 
-    model_config = ConfigDict(extra="forbid")
-
-    complete: Annotated[bool, COMPLETE_FLAG] = Field(
-        False, description="Average over every qrels topic (inex_eval -c).")
-    max_results: int | None = MAX_RESULTS_FIELD
-    no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
     alpha: float = Field(1.0, ge=0.0, le=1.0, description="HiXEval overlap weight: 1 overlap=on, 0 off.")
     overlap: Literal["once", "each"] = Field(
         "once", description="inex_eval's measures: text retrieved by two results counts once "
         "(inex_eval -t) or each time (every result in full).")
-    corpus: Corpus = CORPUS_FIELD
 
 
 class InContextOptions(RunNamingOptions, EprumBlockOptions):
