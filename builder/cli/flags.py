@@ -4,9 +4,8 @@
 A flag's type and choices come from the field's annotation (``int``, ``float``, ``Path``, a
 ``Literal``, a ``list`` of them given by repeating the flag; a ``bool`` is a switch, with its
 ``off`` flag beside it), its help from the field's description, followed by what the models say
-of it: which of them have it and its default. A
-flag several models declare (``-c`` of every task kind, ``--corpus`` of the INEX ones) is one
-argument; they must agree on its field and type.
+of it: which of them have it and its default. A flag several models declare (``-c`` of every
+task kind, ``--corpus`` of the INEX ones) is one argument; they must agree on its field and type.
 """
 
 from __future__ import annotations

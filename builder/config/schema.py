@@ -26,6 +26,7 @@ TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 
 
 DEFAULT_SIGNIFICANCE = SignificanceSettings()
+"""The defaults of the ``significance`` section (and of ``appendix compare``'s flags)."""
 
 
 class _Strict(BaseModel):
