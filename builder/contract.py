@@ -108,8 +108,8 @@ class TaskKind:
     added, tables cut to what is evaluated.
     evaluate(qrels, runs, options) -> Evaluation over all accepted runs at once; ``runs`` is
     the concatenation of the accepted RunRead tables (column ``run`` = RunRead.name).
-    options_model: the typed options of this kind (``site_config.yml`` task ``options`` and the
-    CLI flags map onto it).
+    options_model: the typed options of this kind (``site_config.yml`` task ``options``, and the
+    command line's flags, which its fields declare), from ``builder.tasks.options``.
     """
 
     name: str

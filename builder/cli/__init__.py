@@ -59,7 +59,8 @@ class _Version(argparse.Action):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or (``only``) with the arguments of that command alone:
     the others are listed by name only, so that a run of one command imports none of what the
-    others need (the EPRUM options import every measure family)."""
+    others need (the EPRUM options import every measure family). ``only=""``: every command by
+    name only, all the top-level help shows."""
     parser = argparse.ArgumentParser(
         prog="appendix", description=USAGE_DESCRIPTION, epilog=USAGE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -103,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in given if not arg.startswith("-")), None)
-    args = build_parser(command if command in COMMANDS else None).parse_args(given)
+    args = build_parser(command if command in COMMANDS else "").parse_args(given)
     try:
         return int(args.handler(args) or 0)
     except InputError as error:  # a user's file, not a fault of the program: no traceback

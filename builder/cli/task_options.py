@@ -1,94 +1,47 @@
 """The task arguments every command that reads runs shares (``evaluate``, ``validate``,
-``compare``): the kind, its options as trec_eval's flags, and ``-o KEY=VALUE`` for any other.
+``compare``, ``stability``, ``ties``): the kind, its options' flags, and ``-o KEY=VALUE`` for any
+other.
 
-A flag sets the kind's option of the same meaning (``-M`` depth, ``-l`` rel_level, ``-c``
-complete, ``--interpolation``) where the kind has one; ``-o`` sets any option by name, so
-every key of a ``site_config.yml`` task's ``options`` can be given on the command line.
+The flags are those the kinds' options declare (``builder.tasks.options``: ``-M`` depth, ``-l``
+rel_level, ``-c`` complete, ``--interpolation`` ...): a flag sets the option that declares it in
+the chosen kind's options, and is an error for a kind without it; ``-o`` sets any option by name,
+so every key of a ``site_config.yml`` task's ``options`` can be given on the command line.
 """
 
 from __future__ import annotations
 
 import argparse
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.cli.flags import (
+    ModelFlag,
+    add_model_flags,
+    flag_of,
+    given_flags,
+    model_flags,
+    readable_errors,
+)
 from builder.tasks import KIND_MODULES
+from builder.tasks.options import KIND_OPTIONS
 
 if TYPE_CHECKING:
     from builder.config.schema import TaskSpec
 
-FLAG_OPTIONS = {
-    "depth": "depth",
-    "rel_level": "rel_level",
-    "complete": "complete",
-    "interpolation": "interpolation",
-    "model": "model",
-    "corpus": "corpus",
-    "profile": "profile",
-    "judged_only": "judged_only",
-    "collection_size": "collection_size",
-    "reading": "reading",
-}
-"""argparse destination -> options model field; a flag the kind's model lacks is an error
-(it would otherwise be silently ignored)."""
-FLAG_NAMES = {
-    "depth": "-M", "rel_level": "-l", "complete": "-c/--no-complete",
-    "interpolation": "--interpolation", "profile": "--profile", "judged_only": "-J",
-    "collection_size": "-N", "model": "--model", "corpus": "--corpus", "reading": "--reading",
-}  # fmt: skip
+
+@cache
+def task_flags() -> list[ModelFlag]:
+    """The flags of every kind's options, each once."""
+    return model_flags(KIND_OPTIONS)
 
 
 def add_task_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--task`` with its choices and every option flag."""
+    """``--task`` with its choices, every option flag and ``-o``."""
     parser.add_argument(
         "--task", default="adhoc", choices=sorted(KIND_MODULES), help="task kind (default adhoc)"
     )
-    parser.add_argument("-M", dest="depth", type=int, help="documents kept per topic (1000)")
-    parser.add_argument("-l", dest="rel_level", type=int, help="least relevant value (1)")
-    complete = parser.add_mutually_exclusive_group()
-    complete.add_argument(
-        "-c",
-        "--complete",
-        dest="complete",
-        action="store_true",
-        default=None,
-        help="average over all qrels topics, missing ones scoring 0 (adhoc default)",
-    )
-    complete.add_argument(
-        "--no-complete",
-        dest="complete",
-        action="store_false",
-        help="average over the topics each run answers",
-    )
-    parser.add_argument(
-        "--interpolation",
-        choices=["exact", "trec_eval_9", "lround"],
-        help="recall cutoff rounding for interpolated precision (exact, or the profile's)",
-    )
-    parser.add_argument(
-        "--profile",
-        choices=["8.1", "9.0.8", "9.0.8-float", "10.0"],
-        help="reproduce this trec_eval release (interpolation, score precision, topics printed)",
-    )
-    parser.add_argument(
-        "-J", dest="judged_only", action="store_true", default=None,
-        help="score only the judged documents of each ranking (trec_eval -J)",
-    )  # fmt: skip
-    parser.add_argument(
-        "-N", dest="collection_size", type=int, help="documents in the collection (trec_eval -N)"
-    )
-    parser.add_argument(
-        "--reading", choices=["strict", "atof"],
-        help="scores and relevance values that are not numbers: an error (strict, the "
-             "default) or read with C's atof/atol as trec_eval does, a warning each (atof)")
-    parser.add_argument(
-        "--model",
-        choices=["classical", "tree", "distance"],
-        help="EPRUM user model (--task eprum; default tree)",
-    )
-    parser.add_argument(
-        "--corpus", type=Path, metavar="DIR",
-        help="XML corpus (folder, tar or zip of articles) for element runs of the INEX tasks")
+    add_model_flags(parser, task_flags(), list(KIND_OPTIONS))
     parser.add_argument(
         "-o",
         "--option",
@@ -103,28 +56,26 @@ def build_options(model: type, args: argparse.Namespace) -> Any:
     """The kind's options from its flags and every ``-o KEY=VALUE``; ValueError on a flag the
     kind does not have (``-l`` with ``--task focused``)."""
     values: dict[str, Any] = {}
-    for dest, field in FLAG_OPTIONS.items():
-        given = getattr(args, dest, None)
-        if given is None:
-            continue
-        if field not in model.model_fields:
+    for known, given in given_flags(args, task_flags()).items():
+        info = model.model_fields.get(known.key)
+        if info is None or flag_of(info) != known.flag:
             raise ValueError(
-                f"option {FLAG_NAMES[dest]} does not apply to this task kind; its options: "
+                f"option {known.flag.spelling} does not apply to this task kind; its options: "
                 f"{', '.join(model.model_fields)}"
             )
-        values[field] = given
+        values[known.key] = given
     for item in args.option:
         key, sep, value = item.partition("=")
         if not sep or key not in model.model_fields:
-            known = ", ".join(model.model_fields)
-            raise ValueError(f"bad option {item!r}: expected KEY=VALUE with KEY one of {known}")
+            known_keys = ", ".join(model.model_fields)
+            raise ValueError(f"bad option {item!r}: expected KEY=VALUE with KEY one of {known_keys}")
         values[key] = _option_value(model.model_fields[key].annotation, value)
     from pydantic import ValidationError
 
     try:
         return model.model_validate(values)
     except ValidationError as invalid:  # one line per problem, not pydantic's dump
-        raise ValueError(_readable(invalid)) from None
+        raise ValueError(readable_errors(invalid, task_flags())) from None
 
 
 def _option_value(annotation: Any, value: str) -> Any:
@@ -142,17 +93,6 @@ def _option_value(annotation: Any, value: str) -> Any:
         except json.JSONDecodeError as bad:
             raise ValueError(f"bad option value {value!r}: expected a JSON object") from bad
     return value
-
-
-def _readable(invalid) -> str:
-    """``option -M (depth): Input should be greater than or equal to 1`` per problem."""
-    flags = {field: FLAG_NAMES[dest] for dest, field in FLAG_OPTIONS.items()}
-    problems = []
-    for error in invalid.errors():
-        field = str(error["loc"][0]) if error["loc"] else ""
-        name = f"{flags[field]} ({field})" if field in flags else field
-        problems.append(f"option {name}: {error['msg']}")
-    return "; ".join(problems)
 
 
 def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:
@@ -221,27 +161,3 @@ def _number(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def add_scale_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--memory-budget`` and ``--scheduler``: how the evaluate stage runs (same results)."""
-    parser.add_argument(
-        "--memory-budget", metavar="SIZE",
-        help="evaluate the runs in batches whose evaluation fits SIZE (2G, 512M): bounded "
-             "memory, identical results")
-    parser.add_argument(
-        "--scheduler", metavar="ADDRESS",
-        help="evaluate the batches of runs on the Dask distributed cluster of this scheduler "
-             "(tcp://host:8786); needs pip install 'appendix[distributed]'")
-
-
-def scale_of(args: argparse.Namespace, extras: bool):
-    """The ``Scale`` of the evaluate stage the options ask for (ValueError: a bad size, or
-    Dask missing for ``--scheduler``)."""
-    from builder.pipeline.execution.batching import dask_client, parse_size
-    from builder.pipeline.stages import Scale
-
-    budget = None if args.memory_budget is None else parse_size(args.memory_budget)
-    if args.scheduler is not None:
-        dask_client()  # says now, before reading anything, that Dask is missing
-    return Scale(budget, args.scheduler, extras)

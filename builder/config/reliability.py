@@ -19,7 +19,7 @@ INCREMENTAL_KINDS = ("adhoc", "focused")
 class ReliabilityConfig(BaseModel):
     """How far a task's results can be trusted: stability, error rate, ties, pool bias."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # as the schema's sections
 
     enabled: bool = Field(True, description="compute the task's reliability page")
     measures: list[str] | None = Field(

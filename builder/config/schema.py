@@ -12,20 +12,27 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from builder.config.flags import Flag
 from builder.config.reliability import ReliabilityConfig
-from builder.config.significance import DEFAULT_SEED, SignificanceSettings
+from builder.config.significance import Correction, SignificanceSettings, SignificanceTest
 from builder.contract import TaskKind
 from builder.findings import Finding
 
 TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 
 
+DEFAULT_SIGNIFICANCE = SignificanceSettings()
+"""The defaults of the ``significance`` section (and of ``appendix compare``'s flags)."""
+
+
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # Validators made on first use: the commands read these models for their flags
+    # (compare's --test, build's --memory-budget) before any config is loaded.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class CampaignConfig(_Strict):
@@ -41,15 +48,19 @@ class SignificanceConfig(_Strict):
     a task's own ``significance`` section."""
 
     enabled: bool = Field(True, description="test every pair of runs of the task")
-    test: Literal["randomization", "bootstrap", "t-test", "wilcoxon", "sign", "tukey-hsd"] = (
-        Field("randomization", description="paired test, or the joint randomised Tukey HSD"))
-    correction: Literal["holm", "bonferroni", "bh", "none"] = Field(
-        "holm", description="multiple-comparison correction over all pairs of a measure")
-    alpha: float = Field(0.05, gt=0, lt=1, description="significance level")
-    B: int = Field(10_000, ge=1, description="resamples of the randomization, bootstrap and "
-                   "Tukey tests and of the confidence intervals")
-    seed: int = Field(DEFAULT_SEED, description="seed of every resampling; in the manifest")
-    measures: list[str] | None = Field(
+    test: Annotated[SignificanceTest, Flag("--test")] = Field(
+        DEFAULT_SIGNIFICANCE.test, description="paired test, or the joint randomised Tukey HSD")
+    correction: Annotated[Correction, Flag("--correction")] = Field(
+        DEFAULT_SIGNIFICANCE.correction,
+        description="multiple-comparison correction over all pairs of a measure")
+    alpha: Annotated[float, Flag("--alpha")] = Field(
+        DEFAULT_SIGNIFICANCE.alpha, gt=0, lt=1, description="significance level")
+    B: Annotated[int, Flag("--B")] = Field(
+        DEFAULT_SIGNIFICANCE.resamples, ge=1, description="resamples of the randomization, "
+        "bootstrap and Tukey tests and of the confidence intervals")
+    seed: Annotated[int, Flag("--seed")] = Field(
+        DEFAULT_SIGNIFICANCE.seed, description="seed of every resampling")
+    measures: Annotated[list[str] | None, Flag("--measure", metavar="M")] = Field(
         None, description="measures to test on; default: the task's official measure")
 
     def settings(self) -> SignificanceSettings:
@@ -84,9 +95,9 @@ class SiteConfig(_Strict):
         False, description="copy every task's qrels, topics, run metadata and runs (gzip) "
         "into the site, with their SHA-256, so the site archives the whole campaign")
     significance: SignificanceConfig = Field(default_factory=SignificanceConfig)
-    memory_budget: str | None = Field(
+    memory_budget: Annotated[str | None, Flag("--memory-budget", metavar="SIZE")] = Field(
         None, description="read, validate and evaluate the runs in batches that fit this "
-        "size (2G, 512M, bytes), as build --memory-budget, which overrides it")
+        "size (2G, 512M, bytes): bounded memory, identical results")
     tasks: list[TaskConfig] = Field(min_length=1)
 
     @field_validator("memory_budget", mode="before")

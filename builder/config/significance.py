@@ -6,12 +6,18 @@ Kept free of numpy and scipy so that the command line can offer the choices with
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Literal
 
 DEFAULT_SEED = 20240601
 """The seed of every resampling unless the config or the command line gives another; the build
 records the seed it used in the manifest."""
 
-TEST_LABELS: dict[str, str] = {
+SignificanceTest = Literal["randomization", "bootstrap", "t-test", "wilcoxon", "sign", "tukey-hsd"]
+"""The tests, those of ``TEST_LABELS`` (a test holds them equal): the config's choices and the
+command line's (``--test``)."""
+Correction = Literal["holm", "bonferroni", "bh", "none"]
+"""The corrections, those of ``CORRECTION_LABELS``."""
+TEST_LABELS: dict[SignificanceTest, str] = {
     "randomization": "Fisher's randomization test (paired sign flips)",
     "bootstrap": "studentized shifted paired bootstrap test (Sakai 2006)",
     "t-test": "paired t-test",
@@ -19,7 +25,7 @@ TEST_LABELS: dict[str, str] = {
     "sign": "sign test",
     "tukey-hsd": "randomised Tukey HSD (Carterette 2012)",
 }
-CORRECTION_LABELS: dict[str, str] = {
+CORRECTION_LABELS: dict[Correction, str] = {
     "holm": "Holm",
     "bonferroni": "Bonferroni",
     "bh": "Benjamini-Hochberg",

@@ -5,8 +5,10 @@ module of this package and exposes ``KIND: TaskKind`` (or ``KINDS``, several kin
 module); ``TaskKind``, what a kind gives the pipeline, is part of the contract every stage
 speaks (``builder.contract``). ``KIND_MODULES`` is the one table of kinds: the CLI lists its
 names without importing them (``appendix --help`` stays fast), and everything else the pipeline
-asks of a kind is a field of its ``TaskKind``. A kind knows nothing of the stages after it: the site's table of page
-models (``builder.site.runs``) and the demo's table of writers (``builder.demo``) name the kinds.
+asks of a kind is a field of its ``TaskKind``. Each kind's options, which the command line reads
+for its flags before it imports any kind, are ``builder.tasks.options.KIND_OPTIONS``. A kind
+knows nothing of the stages after it: the site's table of page models (``builder.site.runs``)
+and the demo's table of writers (``builder.demo``) name the kinds.
 """
 
 from __future__ import annotations

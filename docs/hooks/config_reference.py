@@ -2,8 +2,9 @@
 
 ``configuration.md`` gets the demo campaign's ``site_config.yml`` in place of
 ``<!-- demo-config -->`` and, in place of ``<!-- config-keys -->``, one table per section of the
-typed schema (``campaign``, top level, ``tasks[]``, ``significance``) and, in place of ``<!-- task-options -->``,
-the ``options`` of every task kind that exists. A key of the schema that the page's prose never
+typed schema (``campaign``, top level, ``tasks[]``, ``significance``) and, in place of
+``<!-- task-options -->``, the ``options`` of every task kind that exists; a key the commands
+also take as a flag says which. A key of the schema that the page's prose never
 mentions (as `` `key` ``) is logged as a warning, which fails ``mkdocs build --strict``: the
 hand-written reference cannot silently fall behind the schema.
 """
@@ -19,6 +20,8 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import PydanticUndefined
 
+from builder.config.flags import Flag
+
 KEYS_MARKER = "<!-- config-keys -->"
 OPTIONS_MARKER = "<!-- task-options -->"
 DEMO_MARKER = "<!-- demo-config -->"
@@ -29,8 +32,8 @@ def on_page_markdown(markdown: str, page: Any, config: Any, **kwargs: Any) -> st
     if KEYS_MARKER not in markdown:
         return markdown
     markdown = markdown.replace(DEMO_MARKER, _demo_config(Path(config.config_file_path).parent))
-    from builder.config.schema import CampaignConfig, SignificanceConfig, SiteConfig, TaskConfig
     from builder.config.reliability import ReliabilityConfig
+    from builder.config.schema import CampaignConfig, SignificanceConfig, SiteConfig, TaskConfig
 
     sections = {"top level": SiteConfig, "campaign": CampaignConfig, "tasks[]": TaskConfig,
                 "significance": SignificanceConfig, "tasks[].reliability": ReliabilityConfig}
@@ -79,9 +82,13 @@ def _fields_table(model: type[BaseModel]) -> str:
             default = ""
         else:
             default = html.escape(repr(info.default))
+        notes = html.escape(info.description or "")
+        flag = next((item for item in info.metadata if isinstance(item, Flag)), None)
+        if flag is not None:
+            notes += f" Command line: <code>{html.escape(flag.spelling)}</code>."
         rows.append(
             f"<tr><td><code>{name}</code></td><td><code>{html.escape(_type_name(info))}</code>"
-            f"</td><td>{default}</td><td>{html.escape(info.description or '')}</td></tr>"
+            f"</td><td>{default}</td><td>{notes.strip()}</td></tr>"
         )
     return ("<table>\n<thead><tr><th>Key</th><th>Type</th><th>Default</th><th>Notes</th></tr>"
             "</thead>\n<tbody>\n" + "\n".join(rows) + "\n</tbody>\n</table>\n")

@@ -16,6 +16,15 @@ def test_one_command_imports_neither_pandas_nor_the_measure_families():
     assert done.stdout.strip() == "[]"
 
 
+def test_the_top_level_help_imports_no_command():
+    code = ("import sys; from builder.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('builder.cli.commands.') "
+            "or m.split('.')[0] in ('pandas', 'pydantic')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines()[-1] == "[]" and "COMMAND" in done.stdout
+
+
 def test_every_command_is_listed_and_each_parses_its_own_arguments():
     help_text = build_parser("evaluate").format_help()
     assert all(name in help_text for name in COMMANDS)

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import io
+import typing
 
 import pandas as pd
 import pytest
 
-from builder.cli import main
+from builder.cli import build_parser, main
+from builder.config.significance import (
+    CORRECTION_LABELS,
+    TEST_LABELS,
+    Correction,
+    SignificanceTest,
+)
 from builder.stats.significance.tables import SIGNIFICANCE_COLUMNS
 
 TOPICS = range(1, 6)
@@ -127,3 +134,16 @@ def test_the_top_level_help_is_for_users(capsys) -> None:
     assert "appendix COMMAND --help" in text and "trec_eval" in text
     for command in ("build", "evaluate", "compare", "validate", "demo"):
         assert f"appendix {command} " in text
+
+
+
+def test_the_flags_are_the_config_significance_keys(campaign, capsys) -> None:
+    assert typing.get_args(SignificanceTest) == tuple(TEST_LABELS)
+    assert typing.get_args(Correction) == tuple(CORRECTION_LABELS)
+    (command,) = [action for action in build_parser("compare")._actions if action.choices]
+    choices = {action.dest: action.choices for action in command.choices["compare"]._actions}
+    assert (choices["test"], choices["correction"]) == (tuple(TEST_LABELS), tuple(CORRECTION_LABELS))
+    paths = [str(campaign / f"{name}.run") for name in ("A", "B")]
+    code = main(["compare", str(campaign / "qrels.txt"), *paths, "--alpha", "1.5"])
+    assert code == 2
+    assert "option --alpha (alpha): Input should be less than 1" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from builder.cli.task_options import add_scale_arguments, scale_of
+from builder.cli.scale import add_scale_arguments, scale_of
 
 EXIT_STRICT = 1
 EXIT_CONFIG = 2

@@ -14,15 +14,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from builder.cli.flags import add_model_flags, given_flags, model_flags, readable_errors
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
-from builder.config.significance import (
-    CORRECTION_LABELS,
-    DEFAULT_SEED,
-    TEST_LABELS,
-    SignificanceSettings,
-)
+from builder.config.schema import SignificanceConfig
 
 if TYPE_CHECKING:
+    from builder.config.significance import SignificanceSettings
     from builder.stats.significance.tables import SignificanceReport
 
 DESCRIPTION = """\
@@ -52,39 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files (two or more)")
     add_task_arguments(parser)
-    parser.add_argument(
-        "--measure",
-        action="append",
-        metavar="M",
-        help="measure to compare on, repeatable (default: the kind's official one)",
-    )
-    parser.add_argument(
-        "--test",
-        choices=list(TEST_LABELS),
-        default="randomization",
-        help="paired test, or the joint tukey-hsd (default: randomization)",
-    )
-    parser.add_argument(
-        "--correction",
-        choices=list(CORRECTION_LABELS),
-        default="holm",
-        help="multiple-comparison correction over the pairs (default: holm)",
-    )
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (0.05)")
-    parser.add_argument(
-        "--B",
-        dest="resamples",
-        type=int,
-        default=10_000,
-        metavar="B",
-        help="resamples of the randomization, bootstrap and Tukey tests (10000)",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int,
-        default=DEFAULT_SEED,
-        help=f"seed of the resampling (default: {DEFAULT_SEED})",
-    )
+    # The config's significance settings (--test, --correction, --alpha, --B, --seed, --measure)
+    add_model_flags(parser, model_flags({"significance": SignificanceConfig}), ["significance"])
     parser.add_argument(
         "--format", choices=("table", "csv", "tsv", "json"), default="table",
         help="a table to read (default), or csv, tsv, json for scripts")
@@ -97,10 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from builder.stats.significance.tables import format_significance
 
     try:
-        settings = SignificanceSettings(
-            test=args.test, correction=args.correction, alpha=args.alpha,
-            resamples=args.resamples, seed=args.seed,
-        )  # fmt: skip
+        settings = _settings(args)
         inputs = read_task(task_of(args, args.qrels, args.runs))
     except (ValueError, InputError) as exc:
         print(f"appendix compare: {exc}", file=sys.stderr)
@@ -119,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     kind = inputs.spec.kind
     scores = evaluate_task(inputs).evaluation.scores
     report, unknown = significance_of(
-        scores, kind.family, args.measure or [kind.official_measure], settings,
+        scores, kind.family, args.measures or [kind.official_measure], settings,
         runs=[r.name for r in inputs.accepted], require_all=True,
     )  # fmt: skip
     if unknown:
@@ -136,6 +99,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         sys.stdout.write(format_significance(report.table, sep="\t" if args.format == "tsv" else ","))
     return 0
+
+
+def _settings(args: argparse.Namespace) -> SignificanceSettings:
+    """The tests the flags ask for, checked as the config's ``significance`` section."""
+    from pydantic import ValidationError
+
+    flags = model_flags({"significance": SignificanceConfig})
+    given = {known.key: value for known, value in given_flags(args, flags).items()}
+    try:
+        return SignificanceConfig.model_validate(given).settings()
+    except ValidationError as invalid:
+        raise ValueError(readable_errors(invalid, flags)) from None
 
 
 TABLE_COLUMNS = ("run A", "run B", "mean A", "mean B", "A-B", "95% CI", "p", "adj. p", "sig.")

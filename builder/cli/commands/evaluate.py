@@ -19,13 +19,8 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from builder.cli.task_options import (
-    add_scale_arguments,
-    add_task_arguments,
-    exit_status,
-    scale_of,
-    task_of,
-)
+from builder.cli.scale import add_scale_arguments, scale_of
+from builder.cli.task_options import add_task_arguments, exit_status, task_of
 from builder.contract import SUMMARY_TOPIC
 
 

@@ -5,9 +5,10 @@ under topic ``all``, plus extra tables made when first read (``pr_points``,
 ``relevant_points``, ``uninterpolated_precision``, ``curve_points``); both are made by
 ``builder.tasks.adhoc.score_table``, which describes them.
 
-The kind in one place; its parts by concept: ``options`` (trec_eval's options), ``reading``
+The kind in one place; its parts by concept: ``reading``
 (the read and validate stages), ``parallel`` (the run x topic grid scored on both cores),
-``overlap`` (later files read while earlier runs are scored) and ``score_table``.
+``overlap`` (later files read while earlier runs are scored) and ``score_table``; its
+options, trec_eval's, are ``builder.tasks.options.adhoc``.
 """
 
 from __future__ import annotations
@@ -19,11 +20,12 @@ import pandas as pd
 
 from builder.contract import Evaluation, RunRead, TaskKind
 from builder.measures.adhoc import scores as measures
-from builder.tasks.adhoc.options import AdhocOptions
 from builder.tasks.adhoc.overlap import read_and_score
 from builder.tasks.adhoc.parallel import score_cells_parallel
 from builder.tasks.adhoc.reading import qrels_findings, read_qrels, read_run_files, validate_runs
 from builder.tasks.adhoc.score_table import score_table
+from builder.tasks.options import KIND_OPTIONS
+from builder.tasks.options.adhoc import AdhocOptions
 
 __all__ = ["KIND", "AdhocOptions"]
 
@@ -58,7 +60,7 @@ KIND = TaskKind(
     validate_runs=validate_runs,
     evaluate=evaluate,
     read_and_evaluate=read_and_evaluate,
-    options_model=AdhocOptions,
+    options_model=KIND_OPTIONS["adhoc"],
     official_measure="map",
     leaderboard_measures=("map", "P_10", "ndcg_cut_10", "Rprec", "bpref", "recip_rank"),
     default_measures=measures.TREC_EVAL_DEFAULT,

@@ -33,7 +33,7 @@ from builder.validate.trec_run import validate_trec_run
 
 if TYPE_CHECKING:
     from builder.findings import Finding
-    from builder.tasks.adhoc.options import AdhocOptions
+    from builder.tasks.options.adhoc import AdhocOptions
 
 GROUPS = 6
 """Groups the files are scored in (by size): the last, scored after all reading, is small."""

@@ -37,7 +37,7 @@ from builder.measures.adhoc.judged.ranking import (
 from builder.measures.adhoc.trec_eval.profiles import profile_of
 
 if TYPE_CHECKING:
-    from builder.tasks.adhoc.options import AdhocOptions
+    from builder.tasks.options.adhoc import AdhocOptions
 
 EVALUATE_THREADS = 2
 """Parts scored at once (the machine's cores the evaluation may use)."""

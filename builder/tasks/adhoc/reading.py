@@ -18,8 +18,8 @@ from builder.contract import RunRead
 from builder.findings import Finding, InputError
 from builder.formats.trec.qrels import read_trec_qrels
 from builder.formats.trec.run import RunFile, code_type, read_trec_run, recategorised
-from builder.tasks.adhoc.options import AdhocOptions
 from builder.tasks.naming import name_runs
+from builder.tasks.options.adhoc import AdhocOptions
 from builder.validate.trec_run import validate_trec_run
 
 READ_THREADS = 2

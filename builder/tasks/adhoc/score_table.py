@@ -29,8 +29,8 @@ from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpola
 from builder.measures.registry import Aggregation, measures_of
 
 if TYPE_CHECKING:
-    from builder.tasks.adhoc.options import AdhocOptions
     from builder.tasks.adhoc.parallel import CellScores
+    from builder.tasks.options.adhoc import AdhocOptions
 
 
 def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:

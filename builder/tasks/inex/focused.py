@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel
 
 from builder.contract import Evaluation, RunRead, TaskKind
 from builder.findings import Finding
@@ -25,29 +24,11 @@ from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 from builder.measures.inex.focused.precision import OFFICIAL_CUTOFFS, interpolated_precision
 from builder.measures.inex.focused.scores import focused_score_table
 from builder.measures.inex.ranking import RankedPassages, rank_passages
-from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
-from builder.tasks.naming import RunNamingOptions, name_runs
+from builder.tasks.inex.eprum_block import eprum_extras
+from builder.tasks.naming import name_runs
+from builder.tasks.options import KIND_OPTIONS
+from builder.tasks.options.passages import FocusedOptions
 from builder.validate.fol_run import validate_fol_run
-
-NO_RELEVANT_TEXT_FIELD = Field(
-    "zero", description="art_rec and char_rec of a topic without relevant text: 0, or NaN as "
-    "inex_eval 3.1 prints it (its means are then NaN too).")
-MAX_RESULTS_FIELD = Field(
-    None, ge=1, description="Cut each topic after this many results (default: none, every line "
-    "is evaluated as inex_eval 3.1 does; INEX allowed 1500).")
-CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of articles named "
-                     "by file id) over which element runs are resolved.")
-
-
-class FocusedOptions(RunNamingOptions, EprumBlockOptions):
-    """Options of the focused task (``site_config.yml`` task ``options``, CLI ``-o``)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
-    max_results: int | None = MAX_RESULTS_FIELD
-    no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
-    corpus: Path | None = CORPUS_FIELD
 
 
 def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) -> list[RunRead]:
@@ -134,7 +115,7 @@ KIND = TaskKind(
     read_run_files=read_run_files,
     validate_runs=validate_runs,
     evaluate=evaluate,
-    options_model=FocusedOptions,
+    options_model=KIND_OPTIONS["focused"],
     official_measure="iP[0.01]",
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
     qrels_findings=qrels_findings,

@@ -16,63 +16,23 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Literal
 
 import pandas as pd
-from pydantic import ConfigDict, Field
 
 from builder.contract import Evaluation, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
-from builder.measures.inex.in_context.generalized_precision import FAMILY, RANKS
+from builder.measures.inex.in_context.generalized_precision import FAMILY
 from builder.measures.inex.in_context.scores import (
     ArticleScore,
     InContextSettings,
     evaluate_in_context,
 )
-from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
-from builder.tasks.inex.focused import (
-    CORPUS_FIELD,
-    MAX_RESULTS_FIELD,
-    qrels_findings,
-    read_run_files,
-)
-from builder.tasks.naming import RunNamingOptions
+from builder.tasks.inex.eprum_block import eprum_extras
+from builder.tasks.inex.focused import qrels_findings, read_run_files
+from builder.tasks.options import KIND_OPTIONS
+from builder.tasks.options.passages import InContextOptions
 from builder.validate.fol_run import validate_fol_run
 from builder.validate.in_context import validate_in_context
-
-
-class InContextOptions(RunNamingOptions, EprumBlockOptions):
-    """Options shared by the three tasks."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    complete: bool = Field(False, description="inex_eval -c: topics without results count 0")
-    ranks: tuple[int, ...] = Field(RANKS, description="the r of gP[r] and gR[r]")
-    max_results: int | None = MAX_RESULTS_FIELD
-    gp_short_runs: Literal["inex_eval", "paper"] = Field(
-        "inex_eval",
-        description="gP[r] of a topic with n < r articles: gP[n] (inex_eval) or sum / r (eq. 11)",
-    )
-    corpus: Path | None = CORPUS_FIELD
-    no_relevant_text: Literal["zero", "nan"] = Field(
-        "zero", description="gR[r] and AgP of a topic without relevant text: 0, or NaN as "
-        "inex_eval 3.1 prints it (its means, MAgP included, are then NaN too).")
-
-
-class RelevantInContextOptions(InContextOptions):
-    beta: float = Field(0.25, gt=0, description="F-beta of an article; 0.25 inex_eval 3.1, 1 paper")
-
-
-class RestrictedRelevantInContextOptions(InContextOptions):
-    tolerance: int = Field(300, ge=1, description="irrelevant characters read before stopping")
-
-
-class BestInContextOptions(InContextOptions):
-    entry_score: Literal["inex_eval", "paper_eq8", "paper_eq9"] = Field(
-        "inex_eval", description="(n - d) / n with n = 500, eq. 8 A*L/(A*L + d), or eq. 9 n = 1000"
-    )
-    n: int | None = Field(None, gt=0, description="n of (n - d) / n (default 500, eq. 9: 1000)")
-    a: float = Field(0.1, gt=0, description="A of eq. 8")
 
 
 def _settings(options: InContextOptions) -> InContextSettings:
@@ -127,7 +87,7 @@ def evaluate(
 LEADERBOARD = ("gP[5]", "gP[10]", "gP[25]", "gP[50]", "MAgP")
 
 
-def _kind(name: str, article_score: ArticleScore, options: type[InContextOptions]) -> TaskKind:
+def _kind(name: str, article_score: ArticleScore) -> TaskKind:
     return TaskKind(
         name=name,
         family=FAMILY,
@@ -135,7 +95,7 @@ def _kind(name: str, article_score: ArticleScore, options: type[InContextOptions
         read_run_files=read_run_files,
         validate_runs=partial(validate_runs, best=article_score == "best"),
         evaluate=partial(evaluate, article_score=article_score),
-        options_model=options,
+        options_model=KIND_OPTIONS[name],
         official_measure="MAgP",
         leaderboard_measures=LEADERBOARD,
         qrels_findings=qrels_findings,
@@ -143,9 +103,7 @@ def _kind(name: str, article_score: ArticleScore, options: type[InContextOptions
 
 
 KINDS: dict[str, TaskKind] = {
-    "relevant-in-context": _kind("relevant-in-context", "relevant", RelevantInContextOptions),
-    "restricted-relevant-in-context": _kind(
-        "restricted-relevant-in-context", "restricted", RestrictedRelevantInContextOptions
-    ),
-    "best-in-context": _kind("best-in-context", "best", BestInContextOptions),
+    "relevant-in-context": _kind("relevant-in-context", "relevant"),
+    "restricted-relevant-in-context": _kind("restricted-relevant-in-context", "restricted"),
+    "best-in-context": _kind("best-in-context", "best"),
 }

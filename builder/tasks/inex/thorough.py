@@ -6,44 +6,23 @@ thorough family (``builder.measures.inex.thorough.scores``). Extras as the focus
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Literal
-
 import pandas as pd
-from pydantic import ConfigDict, Field
 
 from builder.contract import Evaluation, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels
 from builder.measures.inex.focused.precision import OFFICIAL_CUTOFFS
 from builder.measures.inex.ranking import rank_passages
 from builder.measures.inex.thorough.scores import FAMILY, thorough_score_table
-from builder.tasks.inex.eprum_block import EprumBlockOptions, eprum_extras
+from builder.tasks.inex.eprum_block import eprum_extras
 from builder.tasks.inex.focused import (
-    CORPUS_FIELD,
-    MAX_RESULTS_FIELD,
-    NO_RELEVANT_TEXT_FIELD,
     qrels_findings,
     read_qrels,
     read_run_files,
     run_extras,
     validate_runs_with,
 )
-from builder.tasks.naming import RunNamingOptions
-
-
-class ThoroughOptions(RunNamingOptions, EprumBlockOptions):
-    """Options of the thorough task (``site_config.yml`` task ``options``, CLI ``-o``)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    complete: bool = Field(False, description="Average over every qrels topic (inex_eval -c).")
-    max_results: int | None = MAX_RESULTS_FIELD
-    no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
-    alpha: float = Field(1.0, ge=0.0, le=1.0, description="HiXEval overlap weight: 1 overlap=on, 0 off.")
-    overlap: Literal["once", "each"] = Field(
-        "once", description="inex_eval's measures: text retrieved by two results counts once "
-        "(inex_eval -t) or each time (every result in full).")
-    corpus: Path | None = CORPUS_FIELD
+from builder.tasks.options import KIND_OPTIONS
+from builder.tasks.options.passages import ThoroughOptions
 
 
 def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptions) -> list[RunRead]:
@@ -64,7 +43,7 @@ KIND = TaskKind(
     read_run_files=read_run_files,
     validate_runs=validate_runs,
     evaluate=evaluate,
-    options_model=ThoroughOptions,
+    options_model=KIND_OPTIONS["thorough"],
     official_measure="iP[0.01]",
     leaderboard_measures=(*OFFICIAL_CUTOFFS, "MAiP"),
     qrels_findings=qrels_findings,

@@ -1,0 +1,87 @@
+"""The ad hoc kind's options: trec_eval's options that change ad hoc scores, as a
+``site_config.yml`` task's ``options``, the commands' flags and ``-o KEY=VALUE`` give them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import ConfigDict, Field, field_validator, model_validator
+
+from builder.config.flags import Flag
+from builder.tasks.naming import RunNamingOptions
+
+if TYPE_CHECKING:
+    from builder.measures.adhoc.trec_eval.params import AdhocParams
+
+Interpolation = Literal["exact", "trec_eval_9", "lround"]
+"""The recall cutoff roundings ``builder.measures.adhoc.interpolation`` computes (the measures
+name the same three; a test holds them equal, as the command line offers them without importing
+the measures)."""
+ProfileName = Literal["8.1", "9.0.8", "9.0.8-float", "10.0"]
+"""The trec_eval releases of ``builder.measures.adhoc.trec_eval.profiles.PROFILES``."""
+
+COMPLETE_FLAG = Flag("-c", "--complete", off="--no-complete",
+                     off_help="Average over the topics each run answers.")
+"""trec_eval's and inex_eval's ``-c``, a flag of every kind (``complete``)."""
+
+
+class AdhocOptions(RunNamingOptions):
+    """trec_eval's options that change ad hoc scores."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    depth: Annotated[int, Flag("-M")] = Field(
+        1000, ge=1, description="Documents kept per topic after sorting.")
+    rel_level: Annotated[int, Flag("-l")] = Field(
+        1, description="Least relevance value counted relevant.")
+    complete: Annotated[bool, COMPLETE_FLAG] = Field(
+        True, description="Average over all qrels topics, missing ones scoring 0.")
+    interpolation: Annotated[Interpolation, Flag("--interpolation")] = Field(
+        "exact",
+        description="Recall cutoff rounding of interpolated precision: exact ceil, trec_eval_9 "
+        "or lround (10.0); set by the profile unless given.",
+    )
+    profile: Annotated[ProfileName | None, Flag("--profile")] = Field(
+        None,
+        description="The trec_eval release reproduced: 8.1, 9.0.8, 9.0.8-float or 10.0 "
+        "(interpolation, score precision, topics printed); none: the appendices' rules.",
+    )
+    parameters: dict[str, str] = Field(
+        default_factory=dict,
+        description="trec_eval measure parameters per family, e.g. {P: '5,7', rbp: 'p=0.95'}.",
+    )
+    judged_only: Annotated[bool, Flag("-J")] = Field(
+        False, description="Score only the judged documents of each ranking, as trec_eval -J.")
+    collection_size: Annotated[int, Flag("-N")] = Field(
+        0, ge=0, description="Documents in the collection, as trec_eval -N: utility's d, the "
+        "ROC curve.")
+    reading: Annotated[Literal["strict", "atof"], Flag("--reading")] = Field(
+        "strict",
+        description="How scores and relevance values that are not numbers are read: strict, "
+        "an error naming the line; atof, as trec_eval reads them (1.5abc is 1.5, 0x1A 26, "
+        "relevance abc 0), a warning each.",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _profile_interpolation(cls, values: Any) -> Any:
+        """A profile sets the interpolation unless it is given too."""
+        if isinstance(values, dict) and values.get("profile") and "interpolation" not in values:
+            from builder.measures.adhoc.trec_eval.profiles import profile_of
+
+            values = {**values, "interpolation": profile_of(values["profile"]).interpolation}
+        return values
+
+    @field_validator("parameters")
+    @classmethod
+    def _known_parameters(cls, given: dict[str, str]) -> dict[str, str]:
+        from builder.measures.adhoc.trec_eval.params import AdhocParams
+
+        AdhocParams.of(given)
+        return given
+
+    @property
+    def measure_params(self) -> AdhocParams:
+        from builder.measures.adhoc.trec_eval.params import AdhocParams
+
+        return AdhocParams.of(self.parameters)
