@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from builder.config.reliability import ReliabilityConfig
 from builder.config.significance import DEFAULT_SEED, SignificanceSettings
+from builder.config.sizes import parse_size
 from builder.findings import Finding
 from builder.tasks import TaskKind
 
@@ -92,8 +93,6 @@ class SiteConfig(_Strict):
     @field_validator("memory_budget", mode="before")
     @classmethod
     def _size(cls, value: Any) -> Any:
-        from builder.pipeline.execution.batching import parse_size
-
         if isinstance(value, int | str) and not isinstance(value, bool):
             parse_size(str(value))  # ValueError: the config's problem, with the reason
             return str(value)
