@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from builder.pipeline.execution import topic_ranges as topic_parts
 
 from builder.cli import main
+from builder.pipeline.execution import topic_ranges as topic_parts
 from builder.pipeline.execution.topic_files import split_by_topics
 
 ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
