@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pkgutil
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -49,6 +51,15 @@ def test_every_strategy_is_in_the_table_and_speaks_the_protocol():
         assert f" {name} " in table and isinstance(module.defers_runs, bool)
         assert callable(module.evaluate)
     assert {row[2] for row in TABLE} == {getattr(execution, name) for name in modules}
+
+
+def test_the_strategies_import_no_pandas():
+    """The stages import every strategy; pandas waits until one evaluates (``appendix
+    validate --help`` and the like pay nothing for them)."""
+    code = "import sys, builder.pipeline.stages; print(sorted({'pandas', 'numpy'} & set(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "[]"
 
 
 @pytest.fixture(scope="module")

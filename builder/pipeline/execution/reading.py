@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING
 from builder.pipeline.execution.budget import file_batches, run_bytes
 from builder.pipeline.execution.memory import drop_tables
 from builder.pipeline.execution.merge import CompactEvaluation
-from builder.tasks.naming import name_taken
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -98,6 +97,8 @@ def read_batches(inputs: TaskInputs, budget: int, keep: bool,
 def _named(read: RunRead, earlier: dict[str, str], owners: dict[str, str], by: str) -> None:
     """A run name a file of an earlier batch took is an error on this one
     (``builder.tasks.naming``); the name's owner recorded."""
+    from builder.tasks.naming import name_taken  # pandas: in the evaluate stage, not at import
+
     if read.name in earlier:
         read.findings.append(name_taken(read.path, read.name, earlier[read.name], by))
     owners.setdefault(read.name, read.path)
