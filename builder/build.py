@@ -20,14 +20,8 @@ from typing import TextIO
 
 from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
-from builder.pipeline.stages import (
-    Scale,
-    TaskInputs,
-    evaluate_task,
-    load_config,
-    read_task,
-    validate_task,
-)
+from builder.pipeline.model import Scale, TaskInputs
+from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -131,10 +125,11 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     from builder.site.writer import render_site
 
     # Under a memory budget the run files are read, validated and evaluated batch by batch in
-    # the evaluate stage (``builder.pipeline.execution.batches``); the read and validate stages see the rest.
-    streams = scale is not None and scale.streams
+    # the evaluate stage (``builder.pipeline.execution.choose``); the read and validate stages
+    # see the rest.
     with progress.stage("read") as stage:
-        inputs = [read_task(task, runs=not streams) for task in site.tasks]
+        inputs = [read_task(task, scale) for task in site.tasks]
+        streams = any(task_inputs.pending for task_inputs in inputs)
         stage.detail = (f"{sum(len(t.run_files) for t in site.tasks)} run files to read in "
                         "batches" if streams else f"{sum(len(i.reads) for i in inputs)} run files")
         if team is not None and not streams:
@@ -193,7 +188,7 @@ def _with_config_budget(scale: Scale | None, site: SiteSpec) -> Scale | None:
     """The config's ``memory_budget`` unless the command gives one."""
     from dataclasses import replace
 
-    from builder.pipeline.execution.batching import parse_size
+    from builder.config.sizes import parse_size
 
     if site.config.memory_budget is None or (scale is not None and scale.budget is not None):
         return scale

@@ -19,13 +19,14 @@ def add_scale_arguments(parser: argparse.ArgumentParser) -> None:
              "(tcp://host:8786); needs pip install 'appendix[distributed]'")
 
 
-def scale_of(args: argparse.Namespace, extras: bool):
-    """The ``Scale`` of the evaluate stage the options ask for (ValueError: a bad size, or
-    Dask missing for ``--scheduler``)."""
-    from builder.pipeline.execution.batching import dask_client, parse_size
-    from builder.pipeline.stages import Scale
+def scale_of(args: argparse.Namespace, extras: bool, overlap: bool = False):
+    """The ``Scale`` of the evaluate stage the options ask for, with the command's ``extras``
+    and ``overlap`` (ValueError: a bad size, or Dask missing for ``--scheduler``)."""
+    from builder.config.sizes import parse_size
+    from builder.pipeline.execution.cluster import dask_client
+    from builder.pipeline.model import Scale
 
     budget = None if args.memory_budget is None else parse_size(args.memory_budget)
     if args.scheduler is not None:
         dask_client()  # says now, before reading anything, that Dask is missing
-    return Scale(budget, args.scheduler, extras)
+    return Scale(budget, args.scheduler, extras, overlap)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from builder.config.flags import Flag
 from builder.config.reliability import ReliabilityConfig
 from builder.config.significance import Correction, SignificanceSettings, SignificanceTest
+from builder.config.sizes import parse_size
 from builder.contract import TaskKind
 from builder.findings import Finding
 
@@ -103,8 +104,6 @@ class SiteConfig(_Strict):
     @field_validator("memory_budget", mode="before")
     @classmethod
     def _size(cls, value: Any) -> Any:
-        from builder.pipeline.execution.batching import parse_size
-
         if isinstance(value, int | str) and not isinstance(value, bool):
             parse_size(str(value))  # ValueError: the config's problem, with the reason
             return str(value)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from builder.contract import SUMMARY_TOPIC, RunRead
-from builder.pipeline.stages import TaskResult
+from builder.pipeline.model import TaskResult
 
 if TYPE_CHECKING:
     from builder.stats.reliability.report import ReliabilityReport

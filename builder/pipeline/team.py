@@ -19,7 +19,7 @@ import pandas as pd
 
 from builder.config.schema import SiteSpec, TaskSpec
 from builder.contract import SUMMARY_TOPIC, Evaluation, LazyTables, RunRead
-from builder.pipeline.stages import TaskInputs, TaskResult
+from builder.pipeline.model import TaskInputs, TaskResult
 
 PSEUDONYM = "other-{rank:03d}"
 

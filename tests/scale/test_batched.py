@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from builder.cli import main
+from builder.config.sizes import parse_size
 from builder.contract import RunRead
-from builder.pipeline.execution.batches import file_batches
-from builder.pipeline.execution.batching import batches, even_batches, parse_size
+from builder.pipeline.execution.budget import file_batches
+from builder.pipeline.execution.distributed import even_batches
 from builder.pipeline.execution.topic_files import split_by_topics
 from tests.scale.site_compare import compare_sites
 from tests.site.test_build import build_demo
@@ -88,7 +89,7 @@ def test_batched_demo_site_equals_one_shot(tmp_path, stamped_demo_site, monkeypa
         made.append(file_batches(paths, budget))
         return made[-1]
 
-    monkeypatch.setattr("builder.pipeline.execution.batches.file_batches", recorded)
+    monkeypatch.setattr("builder.pipeline.execution.reading.file_batches", recorded)
     assert build_demo(tmp_path / "batched", "--memory-budget", "8M") == 0
     assert max(len(groups) for groups in made) >= 3
     assert compare_sites(stamped_demo_site, tmp_path / "batched") == []
@@ -114,15 +115,14 @@ def test_runs_not_kept_leave_out_only_the_analyses_of_rankings(tmp_path, stamped
     assert (stamped_demo_site / same).read_bytes() == (tmp_path / "dropped" / same).read_bytes()
 
 
-def test_batches_follow_the_budget():
-    import pandas as pd
-
-    table = pd.DataFrame({"doc": ["d"] * 1000})
-    reads = [RunRead(f"r{i}", f"r{i}", table) for i in range(5)]
-    size = int(table.memory_usage(deep=True).sum())
-    assert [len(b) for b in batches(reads, None)] == [5]
-    assert [len(b) for b in batches(reads, 1)] == [2, 1, 1, 1]
-    assert [len(b) for b in batches(reads, size * 6 * 3)] == [3, 2]
+def test_batches_follow_the_budget(tmp_path):
+    paths = [tmp_path / f"r{i}" for i in range(5)]
+    for path in paths:
+        path.write_bytes(b"d" * 1000)
+    size = 1000  # a table's bytes per byte of text: 1
+    assert [len(b) for b in file_batches(paths, 2**40)] == [5]
+    assert [len(b) for b in file_batches(paths, 1)] == [2, 1, 1, 1]
+    assert [len(b) for b in file_batches(paths, size * 6 * 3)] == [3, 2]
 
 
 def test_even_batches_one_per_worker_at_least():
@@ -196,7 +196,7 @@ def test_config_memory_budget(tmp_path, monkeypatch):
         made.append((budget, file_batches(paths, budget)))
         return made[-1][1]
 
-    monkeypatch.setattr("builder.pipeline.execution.batches.file_batches", recorded)
+    monkeypatch.setattr("builder.pipeline.execution.reading.file_batches", recorded)
     summary = build(config, progress=Progress(quiet=True))
     assert summary.evaluated == 2 and made == [(1, [[tmp_path / "data/runs/a.txt",
                                                      tmp_path / "data/runs/b.txt"]])]
@@ -210,7 +210,8 @@ def test_batches_keep_only_the_tables_pages_read():
     rank (a row per line): the kept ones equal the one-shot tables."""
     import pandas as pd
 
-    from builder.pipeline.execution.batching import evaluate_batches
+    from builder.pipeline.model import Scale
+    from builder.pipeline.stages import command_task, evaluate_task, read_task, validate_task
     from builder.tasks.adhoc import KIND
 
     options = KIND.options_model()
@@ -219,7 +220,10 @@ def test_batches_keep_only_the_tables_pages_read():
     reads = KIND.validate_runs(KIND.read_run_files(runs, qrels, options), qrels, options)
     one_shot = KIND.evaluate(qrels, pd.concat([r.table for r in reads], ignore_index=True),
                              options)
-    batched = evaluate_batches(KIND, qrels, reads, options, budget=1)
+    scale = Scale(budget=1)
+    inputs = read_task(command_task(KIND, ROBUST03 / "robust03_qrels.txt", runs, options), scale)
+    validate_task(inputs)
+    batched = evaluate_task(inputs, scale).evaluation
     assert set(batched.extras) == set(one_shot.extras) - {"pr_points", "relevant_points"}
     assert set(one_shot.extras) > set(batched.extras)
     for name in batched.extras:

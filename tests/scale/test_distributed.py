@@ -33,7 +33,7 @@ def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust
 
 def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch,
                                                   robust03_one_shot):
-    from builder.pipeline.execution.batching import even_batches
+    from builder.pipeline.execution.distributed import even_batches
 
     made = []
 
@@ -41,7 +41,7 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
         made.append((count, even_batches(reads, count)))
         return made[-1][1]
 
-    monkeypatch.setattr("builder.pipeline.execution.batching.even_batches", recorded)
+    monkeypatch.setattr("builder.pipeline.execution.distributed.even_batches", recorded)
     assert evaluate_output(capsys, "--scheduler", scheduler) == robust03_one_shot
     (workers, groups), = made
     assert workers == 2 and len(groups) >= 2
@@ -53,7 +53,7 @@ def test_distributed_demo_site_equals_local(tmp_path, scheduler, stamped_demo_si
 
 
 def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
-    monkeypatch.setattr("builder.pipeline.execution.batching.CONNECT_SECONDS", 1)
+    monkeypatch.setattr("builder.pipeline.execution.cluster.CONNECT_SECONDS", 1)
     args = ["evaluate", "--scheduler", "tcp://127.0.0.1:9", *robust03_args()[:2]]
     assert main(args) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 from builder.cli import main
+from builder.pipeline import execution
 from builder.tasks.adhoc import KIND, AdhocOptions
 from builder.tasks.adhoc import overlap as adhoc_overlap
 from builder.tasks.adhoc import parallel as adhoc_parallel
@@ -96,9 +97,14 @@ def test_overlapped_without_name_rejection(run_files, monkeypatch):
 def test_evaluate_command_prints_what_the_stages_give(run_files, capsys, monkeypatch):
     args = ["evaluate", "-q", "-c", "--format", "tsv", "-m", "all_trec", str(QRELS),
             *map(str, run_files)]
+    chosen = []
+    choose = execution.choose
+    monkeypatch.setattr(execution, "choose",
+                        lambda kind, scale: chosen.append(choose(kind, scale)) or chosen[-1])
     assert main(args) == 2  # a run file unreadable
     overlapped = capsys.readouterr()
-    monkeypatch.setattr("builder.pipeline.stages.defers_runs", lambda kind, scale: scale.streams)
+    assert chosen and set(chosen) == {execution.overlapped}
+    monkeypatch.setattr(execution, "choose", lambda kind, scale: execution.at_once)
     assert main(args) == 2
     staged = capsys.readouterr()
     assert overlapped.out == staged.out and overlapped.err == staged.err

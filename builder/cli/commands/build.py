@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from builder.build import Progress, StrictError, build
     from builder.config.loading import ConfigError
-    from builder.pipeline.execution.batching import SchedulerError
+    from builder.pipeline.execution.cluster import SchedulerError
     from builder.pipeline.stages import InputError
     from builder.pipeline.team import TeamError
     from builder.site.publish import PublishError

@@ -68,14 +68,8 @@ class TrecLayout:
 def run(args: argparse.Namespace) -> int:
     from builder.findings import sort_findings
     from builder.measures.registry import measures_of, select_measures
-    from builder.pipeline.execution.batching import SchedulerError
-    from builder.pipeline.stages import (
-        InputError,
-        defers_runs,
-        evaluate_task,
-        read_task,
-        validate_task,
-    )
+    from builder.pipeline.execution.cluster import SchedulerError
+    from builder.pipeline.stages import InputError, evaluate_task, read_task, validate_task
 
     runid = True
     try:
@@ -98,14 +92,15 @@ def run(args: argparse.Namespace) -> int:
                 task = replace(task, options=options)
         else:
             names = select_measures(family, args.measure, task.kind.default_measures)
-        scale = scale_of(args, extras=False)
-        inputs = read_task(task, runs=not defers_runs(task.kind, scale))
+        # Scores only, the runs read while earlier ones are scored when the kind can.
+        scale = scale_of(args, extras=False, overlap=True)
+        inputs = read_task(task, scale)
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
     validate_task(inputs)
     try:
-        result = evaluate_task(inputs, scale)  # reads the runs batch by batch under a budget
+        result = evaluate_task(inputs, scale)  # reads the runs when read_task did not
     except SchedulerError as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2

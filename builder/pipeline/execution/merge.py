@@ -1,25 +1,60 @@
-"""The batches' evaluations put back together as the one-shot evaluation gives them: score rows
-in its order and dtypes, extras concatenated; and the freed memory of the batches returned to
-the system as they are merged (``give_back``), so that a long series of batches does not
-creep up the resident set."""
+"""A batch's evaluation made compact, and the batches' evaluations put back together as the
+one-shot evaluation gives them: score rows in its order and dtypes, extras concatenated.
+
+    evaluate_batch: the kind's evaluation of a batch, run, topic and measure as categorical
+        codes (``compact``), only the extras the pages read
+    merge: the batches' score rows written where the one-shot order puts them, the codes
+        turned back into the dtypes they had
+
+Every strategy that cuts an evaluation into batches (of runs, of a run's topics) speaks this
+pair, here or on a worker of a cluster.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from builder.contract import SUMMARY_TOPIC, Evaluation, LazyTables
+from builder.contract import SUMMARY_TOPIC, Evaluation, LazyTables, page_tables
+from builder.pipeline.execution.memory import give_back
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
+CompactEvaluation = tuple[Evaluation, dict[str, Any]]
+"""A batch's evaluation as ``evaluate_batch`` makes it: its score table's text columns as
+categorical codes, and the dtypes they had."""
+
 TRIM_EVERY = 32
 """Batches merged between two returns of freed memory to the system (``give_back``)."""
 
 
-def merge(parts: list[tuple[Evaluation, dict[str, Any]]], text: bool = True) -> Evaluation:
+def evaluate_batch(kind: Any, qrels: Any, tables: list[pd.DataFrame], options: Any,
+                   extras: bool) -> CompactEvaluation:
+    """One batch: the kind's evaluation of its runs, the extras the pages read made now
+    (``extras``; the others, such as ad hoc's precision and recall at every rank, a row per
+    line, never) or none, so that nothing of the batch's intermediate tables outlives it; the
+    score table's text columns as categorical codes (``compact``), with their dtypes to
+    restore."""
+    import pandas as pd
+
+    evaluation = kind.evaluate(qrels, pd.concat(tables, ignore_index=True), options)
+    made = {name: evaluation.extras[name] for name in page_tables(evaluation.extras)} \
+        if extras else {}
+    scores, dtypes = compact(evaluation.scores)
+    return Evaluation(scores, made), dtypes
+
+
+def compact(scores: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The score table with its text columns as categorical (a few bytes a row instead of a
+    string each), and the dtypes they had."""
+    text = [c for c in scores.columns if c != "value"]
+    dtypes = {c: scores[c].dtype for c in text}
+    return scores.astype({c: "category" for c in text}), dtypes
+
+
+def merge(parts: list[CompactEvaluation], text: bool = True) -> Evaluation:
     """The batches' evaluations as one: score rows in the one-shot order and dtypes (``text``;
     else run, topic and measure stay categorical, a third of the memory, for a caller that
     only prints them), extras concatenated. ``parts`` is emptied as it is read: each batch's
@@ -110,8 +145,6 @@ def _destinations(tables: list[pd.DataFrame], key: Callable[[pd.DataFrame], np.n
         starts = np.cumsum([0, *(len(table) for table in tables)])
         yield from (np.arange(starts[i], starts[i + 1]) for i in range(len(tables)))
         return
-    import numpy as np
-
     counts = [np.bincount(key(table)) for table in tables]
     width = max(len(c) for c in counts)
     counts = np.stack([np.pad(c, (0, width - len(c))) for c in counts])
@@ -158,23 +191,3 @@ def _concat(tables: list[pd.DataFrame]) -> pd.DataFrame:
             for t in tables:
                 t[column] = t[column].cat.set_categories(dtype.categories).astype(dtype)
     return pd.concat(tables, ignore_index=ranged)
-
-
-def give_back() -> None:
-    """Free memory returned to the system (glibc's ``malloc_trim``): a batch's arrays, once
-    freed, would otherwise stay in the heap, fragmented, and the resident set creep up batch
-    after batch."""
-    trim = _malloc_trim()
-    if trim is not None:
-        trim(0)
-
-
-@cache
-def _malloc_trim():
-    """glibc's ``malloc_trim``, or None (another C library: its own allocator's business)."""
-    import ctypes
-
-    try:
-        return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
-        return None

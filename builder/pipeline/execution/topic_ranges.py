@@ -1,4 +1,7 @@
-"""One TREC run file larger than the memory budget, read, validated and evaluated by topics.
+"""The evaluate stage under a memory budget, a run file whose evaluation alone exceeds the
+budget read, validated and evaluated by ranges of its topics; the other files in batches
+(``builder.pipeline.execution.reading``), as the ``batches`` strategy evaluates them. For one
+such file:
 
     split: the file's lines in parts of whole topics, each part keeping the file's line number
         of each of its lines (``builder.pipeline.execution.topic_files``)
@@ -11,39 +14,60 @@
 so that at most one part of the run and its evaluation are in memory. The score rows are those
 of ``kind.evaluate`` over the whole run, bit for bit: each topic is scored from its own lines
 only, and the summary of a measure is the same sum over the same per-topic values, in the same
-order (the qrels' topics, sorted), finished by the measure's declared aggregation.
+order (the qrels' topics, sorted), finished by the measure's declared aggregation. Only the
+scores are made so (the kind's extra tables, which the site's pages read, are not), and only
+for a kind whose lines each name their topic (``TaskKind.topic_parts``).
 """
 
 from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from builder.pipeline.execution.budget import (
+    EVALUATION_FACTOR,
+    TABLE_PER_TEXT_BYTE,
+    evaluation_bytes,
+)
+from builder.pipeline.execution.memory import empty_like, give_back
+from builder.pipeline.execution.merge import CompactEvaluation, compact, evaluate_batch, merge
+from builder.pipeline.execution.reading import EvaluatedRun, read_batches
 from builder.pipeline.execution.topic_files import Part, split_by_topics
+from builder.pipeline.model import Scale, TaskInputs, TaskResult
 
 if TYPE_CHECKING:
     import numpy as np
     import pandas as pd
 
-    from builder.contract import Evaluation, RunRead
     from builder.findings import Finding
 
+defers_runs = True
 
-@dataclass
-class SplitRun:
-    """What reading a run by topic ranges gives: its read (an empty table once evaluated) and
-    the compact evaluation of its accepted rows (``builder.pipeline.execution.batching.evaluate_batch``'s), or
-    None when it is rejected."""
 
-    read: RunRead
-    evaluation: tuple[Evaluation, dict[str, Any]] | None
+def evaluate(inputs: TaskInputs, scale: Scale) -> TaskResult:
+    """The task's run files read, validated and evaluated batch by batch, a file larger than
+    the budget by topic ranges; the scores are those of the one-shot path."""
+    assert scale.budget is not None and not scale.extras
+    spec = inputs.spec
+    budget = scale.budget
+
+    def alone(path: Path) -> EvaluatedRun | None:
+        if evaluation_bytes(path) <= budget:
+            return None
+        part_bytes = max(1, int(budget / (TABLE_PER_TEXT_BYTE * EVALUATION_FACTOR)))
+        return evaluate_by_topics(spec.kind, inputs.qrels, path, spec.options, part_bytes)
+
+    parts = [group if isinstance(group, tuple) else
+             evaluate_batch(spec.kind, inputs.qrels, group, spec.options, extras=False)
+             for group in read_batches(inputs, budget, keep=False, alone=alone)]
+    return TaskResult(inputs, merge(parts, text=False) if parts else None)
 
 
 def evaluate_by_topics(kind: Any, qrels: Any, path: Path, options: Any, part_bytes: int
-                       ) -> SplitRun | None:
+                       ) -> EvaluatedRun | None:
     """The run file ``path`` read, validated and evaluated a part of its topics at a time;
     None when it cannot be split (then it is read whole)."""
     folder = Path(tempfile.mkdtemp(prefix="appendix-topics-"))
@@ -56,14 +80,12 @@ def evaluate_by_topics(kind: Any, qrels: Any, path: Path, options: Any, part_byt
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: Any) -> SplitRun:
+def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: Any
+               ) -> EvaluatedRun:
     import numpy as np
 
     from builder.contract import RunRead
     from builder.findings import has_error
-    from builder.pipeline.execution.batches import empty_like
-    from builder.pipeline.execution.batching import evaluate_batch
-    from builder.pipeline.execution.merge import give_back
     from builder.tasks.naming import name_runs
     from builder.validate.trec_run import duplicate_findings, file_findings
 
@@ -110,8 +132,8 @@ def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: An
         if topics else [_empty_run(file)]
     read = RunRead(file, name, columns, findings)
     if read.rejected or first is None:
-        return SplitRun(read, None)
-    return SplitRun(read, _whole_run(first, kept, set(sizes), name, kind, qrels, options,
+        return EvaluatedRun(read, None)
+    return EvaluatedRun(read, _whole_run(first, kept, set(sizes), name, kind, qrels, options,
                                      added))
 
 
@@ -148,9 +170,9 @@ def _empty_run(file: str) -> Finding:
     return Finding(file, None, "error", FindingCode.EMPTY, "empty run: no result lines")
 
 
-def _whole_run(first: tuple[Evaluation, dict[str, Any]], kept: list[pd.DataFrame],
-               present: set[str], name: str, kind: Any, qrels: Any, options: Any,
-               added: set[str]) -> tuple[Evaluation, dict[str, Any]]:
+def _whole_run(first: CompactEvaluation, kept: list[pd.DataFrame], present: set[str],
+               name: str, kind: Any, qrels: Any, options: Any, added: set[str]
+               ) -> CompactEvaluation:
     """The run's score table as ``kind.evaluate`` makes it over the whole run: for each
     measure in its order, its per-topic rows (each from the part holding the topic, the first
     part's for topics without lines) in the qrels' topic order (sorted, as
@@ -159,7 +181,6 @@ def _whole_run(first: tuple[Evaluation, dict[str, Any]], kept: list[pd.DataFrame
     import pandas as pd
 
     from builder.contract import SUMMARY_TOPIC, Evaluation
-    from builder.pipeline.execution.batching import compact
 
     evaluation, dtypes = first
     scores = evaluation.scores
