@@ -12,8 +12,7 @@ read the *relevant rows* only (the retrieved relevant documents, a fraction of a
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import numpy as np
 
@@ -23,6 +22,27 @@ from builder.measures.adhoc.trec_eval.params import AdhocParams
 from builder.measures.adhoc.trec_eval.profiles import Interpolation
 
 Shared = TypeVar("Shared")
+Value = TypeVar("Value")
+
+
+class computed_once(Generic[Value]):
+    """A value computed when first read, then kept in the instance: ``functools.cached_property``
+    without its lock, which Python 3.11 shares between every instance: two threads scoring two
+    parts of a grid at once would wait for each other."""
+
+    def __init__(self, compute: Callable[[Any], Value]) -> None:
+        self.compute = compute
+        self.__doc__ = compute.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Value:
+        if instance is None:
+            return self  # type: ignore[return-value]
+        value = self.compute(instance)
+        instance.__dict__[self.name] = value  # found before this descriptor from now on
+        return value
 
 
 class AdhocGrid:
@@ -30,8 +50,8 @@ class AdhocGrid:
     ``interpolation`` (how iprec_at_recall rounds), ``params`` (``-m FAMILY.PARAMS``),
     ``collection_size`` (``-N``) and ``only``, the printed names wanted (None: all).
 
-    Each intermediate is a cached property; what only one module's measures share is kept by
-    ``shared``. A grid is scored on one thread.
+    Each intermediate is computed once, when first read (``computed_once``); what only one
+    module's measures share is kept by ``shared``. A grid is scored on one thread.
     """
 
     def __init__(self, judged: JudgedRanking, *, rel_level: int, interpolation: Interpolation,
@@ -75,82 +95,82 @@ class AdhocGrid:
             self._shared[build] = build(self)
         return self._shared[build]
 
-    @cached_property
+    @computed_once
     def cells(self) -> Cells:
         return Cells(self.judged)
 
-    @cached_property
+    @computed_once
     def topic(self) -> np.ndarray:
         """Each cell's topic index."""
         return self.judged.topic_of_cell()
 
-    @cached_property
+    @computed_once
     def R(self) -> np.ndarray:
         """Relevant documents of each cell's topic."""
         return self.judged.num_rel[self.topic]
 
-    @cached_property
+    @computed_once
     def num_ret(self) -> np.ndarray:
         """N, documents retrieved per cell (after the depth cut), as doubles."""
         return self.cells.size.astype(np.float64)
 
-    @cached_property
+    @computed_once
     def is_relevant(self) -> np.ndarray:
         """Per row: the document is relevant (qrels relevance >= the level)."""
         rel = self.judged.rel
         return (rel >= 0) & (rel >= self.rel_level)
 
-    @cached_property
+    @computed_once
     def relevant_so_far(self) -> np.ndarray:
         """Per row: relevant documents at or above it in its cell."""
         return self.cells.running_count(self.is_relevant)
 
-    @cached_property
+    @computed_once
     def relevant(self) -> np.ndarray:
         """The relevant rows (indices of the retrieved relevant documents, in rank order)."""
         return np.flatnonzero(self.is_relevant)
 
-    @cached_property
+    @computed_once
     def relevant_cell(self) -> np.ndarray:
         return self.judged.cell[self.relevant]
 
-    @cached_property
+    @computed_once
     def relevant_rank(self) -> np.ndarray:
         """Rank (1-based) of each relevant row, as doubles."""
         return self.judged.rank[self.relevant].astype(np.float64)
 
-    @cached_property
+    @computed_once
     def relevant_count(self) -> np.ndarray:
         """Per relevant row: relevant documents at or above it (it is the count-th)."""
         return self.relevant_so_far[self.relevant]
 
-    @cached_property
+    @computed_once
     def nonrelevant_so_far(self) -> np.ndarray:
         """Per row: judged non-relevant documents (0 <= relevance < level) at or above it."""
         rel = self.judged.rel
         return self.cells.running_count((rel >= 0) & (rel < self.rel_level))
 
-    @cached_property
+    @computed_once
     def nonrelevant_before(self) -> np.ndarray:
         """Per relevant row: judged non-relevant documents above it."""
         return self.nonrelevant_so_far[self.relevant]
 
-    @cached_property
+    @computed_once
     def unjudged_before(self) -> np.ndarray:
         """Per relevant row: documents above it judged negatively (in the pool, not judged)."""
         return self.cells.running_count(self.judged.rel == UNJUDGED)[self.relevant]
 
-    @cached_property
+    @computed_once
     def num_rel_ret(self) -> np.ndarray:
         """Relevant documents retrieved per cell, as doubles."""
         return np.bincount(self.relevant_cell, minlength=self.num_cells).astype(np.float64)
 
-    @cached_property
+    @computed_once
     def precision(self) -> np.ndarray:
         """Per relevant row: precision at its rank, relevant so far / rank."""
         return self.relevant_count / self.relevant_rank
 
-    @cached_property
+    @computed_once
     def first_relevant_rank(self) -> np.ndarray:
         """Rank of each cell's first relevant document (0 when none is retrieved)."""
         first = self.relevant_count == 1
