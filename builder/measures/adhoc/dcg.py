@@ -15,8 +15,7 @@ from builder.measures.adhoc.gains import ndcg_with_gains
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
 from builder.measures.adhoc.judged.ranking import JudgedRanking
-from builder.measures.adhoc.trec_eval.params import CUTOFFS
-from builder.measures.adhoc.trec_measure import TREC_EVAL, adhoc_measure, trec_measure
+from builder.measures.adhoc.trec_measure import TREC_EVAL, measure_at_cutoffs, single_value_measure
 from builder.measures.bibliography import cite
 from builder.measures.running_sums import segment_cumsum
 
@@ -86,14 +85,11 @@ def binary_g(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"binG": grid.mean_over_relevant(terms)}
 
 
-BIN_G = trec_measure(
+BIN_G = single_value_measure(
     "binG", binary_g,
-    adhoc_measure(
-        "binG",
-        "Binary G: sum over relevant retrieved of 1 / log2(2 + non-relevant or unjudged above "
-        "it), divided by R.",
-        f"{TREC_EVAL} m_binG.c (experimental)",
-    ),
+    "Binary G: sum over relevant retrieved of 1 / log2(2 + non-relevant or unjudged above "
+    "it), divided by R.",
+    f"{TREC_EVAL} m_binG.c (experimental)",
 )
 
 
@@ -111,16 +107,13 @@ def g_measure(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"G": ratio(gains.per_cell(terms), sum_ideal)}
 
 
-G = trec_measure(
+G = single_value_measure(
     "G", g_measure,
-    adhoc_measure(
-        "G",
-        "Normalized gain: sum over retrieved documents of gain / log2(2 + cost(r) - gained(r)), "
-        "gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the first min(r, P) positions "
-        "+ 1 per rank beyond P (P = documents of positive gain); divided by the total ideal "
-        "gain. Gain = qrels relevance value.",
-        f"{TREC_EVAL} m_G.c (experimental)",
-    ),
+    "Normalized gain: sum over retrieved documents of gain / log2(2 + cost(r) - gained(r)), "
+    "gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the first min(r, P) positions "
+    "+ 1 per rank beyond P (P = documents of positive gain); divided by the total ideal "
+    "gain. Gain = qrels relevance value.",
+    f"{TREC_EVAL} m_G.c (experimental)",
 )
 
 
@@ -137,14 +130,11 @@ def ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("ndcg"): ratio(gains.dcg(), ideal_total[grid.topic])}
 
 
-NDCG = trec_measure(
+NDCG = single_value_measure(
     "ndcg", ndcg,
-    adhoc_measure(
-        "ndcg",
-        "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount "
-        "log2(rank+1), ideal ranking from all judged documents.",
-        f"{cite('jarvelin2002')}; {TREC_EVAL} m_ndcg.c",
-    ),
+    "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount "
+    "log2(rank+1), ideal ranking from all judged documents.",
+    f"{cite('jarvelin2002')}; {TREC_EVAL} m_ndcg.c",
 )
 
 
@@ -159,14 +149,11 @@ def ndcg_rel(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"ndcg_rel": np.where(total > 0, ratio(total, P), 0.0)}
 
 
-NDCG_REL = trec_measure(
+NDCG_REL = single_value_measure(
     "ndcg_rel", ndcg_rel,
-    adhoc_measure(
-        "ndcg_rel",
-        "nDCG averaged over the P documents of positive gain: DCG(r) / IDCG(min(r, P)) at each "
-        "one retrieved (rank r), DCG(N) / IDCG(P) for each one missed; divided by P.",
-        f"{TREC_EVAL} m_ndcg_rel.c (experimental)",
-    ),
+    "nDCG averaged over the P documents of positive gain: DCG(r) / IDCG(min(r, P)) at each "
+    "one retrieved (rank r), DCG(N) / IDCG(P) for each one missed; divided by P.",
+    f"{TREC_EVAL} m_ndcg_rel.c (experimental)",
 )
 
 
@@ -192,14 +179,11 @@ def r_ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"Rndcg": np.where(grid.R > 0, ratio(total, per_cell + final), 0.0)}
 
 
-RNDCG = trec_measure(
+RNDCG = single_value_measure(
     "Rndcg", r_ndcg,
-    adhoc_measure(
-        "Rndcg",
-        "nDCG averaged at the R levels: DCG(c) / IDCG(c) at each c where the ideal gain drops "
-        "(last c = P), plus DCG(N) / IDCG(P) when N > P + 1; 0 when R = 0.",
-        f"{TREC_EVAL} m_Rndcg.c (experimental)",
-    ),
+    "nDCG averaged at the R levels: DCG(c) / IDCG(c) at each c where the ideal gain drops "
+    "(last c = P), plus DCG(N) / IDCG(P) when N > P + 1; 0 when R = 0.",
+    f"{TREC_EVAL} m_Rndcg.c (experimental)",
 )
 
 
@@ -230,10 +214,7 @@ def ndcg_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return values
 
 
-NDCG_CUT = trec_measure(
-    "ndcg_cut", ndcg_at,
-    *(adhoc_measure(f"ndcg_cut_{k}", f"nDCG over the first {k} documents.",
-                    f"{TREC_EVAL} m_ndcg_cut.c", params={"cutoff": k})
-      for k in CUTOFFS),
+NDCG_CUT = measure_at_cutoffs(
+    "ndcg_cut", ndcg_at, "nDCG over the first {k} documents.", f"{TREC_EVAL} m_ndcg_cut.c",
     reads_top_k=True,
 )

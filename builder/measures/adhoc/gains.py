@@ -17,7 +17,7 @@ import numpy as np
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.ranking import JudgedRanking
 from builder.measures.adhoc.trec_eval.params import RBP_PERSISTENCE
-from builder.measures.adhoc.trec_measure import TREC_EVAL_10, adhoc_measure, trec_measure
+from builder.measures.adhoc.trec_measure import TREC_EVAL_10, single_value_measure
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
@@ -98,16 +98,13 @@ def rank_biased_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
 
 
 MOFFAT_ZOBEL = "Moffat & Zobel, ACM TOIS 2008"
-RBP = trec_measure(
+RBP = single_value_measure(
     "rbp", rank_biased_precision,
-    adhoc_measure(
-        "rbp",
-        "Rank-biased precision: (1 - p) x sum over ranks i of gain(i) x p^(i-1), persistence "
-        "p = 0.9; gains are relevance levels, divided by the topic's highest level when it "
-        "exceeds 1.",
-        f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp.c",
-        params={"p": RBP_PERSISTENCE},
-    ),
+    "Rank-biased precision: (1 - p) x sum over ranks i of gain(i) x p^(i-1), persistence "
+    "p = 0.9; gains are relevance levels, divided by the topic's highest level when it "
+    "exceeds 1.",
+    f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp.c",
+    params={"p": RBP_PERSISTENCE},
 )
 
 
@@ -126,14 +123,11 @@ def rbp_residual(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("rbp_resid"): np.where(any_unjudged, tail + (1.0 - p) * resid_sum, 0.0)}
 
 
-RBP_RESID = trec_measure(
+RBP_RESID = single_value_measure(
     "rbp_resid", rbp_residual,
-    adhoc_measure(
-        "rbp_resid",
-        "RBP's residual: how much rbp could rise if every unjudged retrieved document were "
-        "relevant, p^N + (1 - p) x sum over unjudged ranks i of p^(i-1); 0 when none is "
-        "unjudged.",
-        f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp_resid.c",
-        params={"p": RBP_PERSISTENCE},
-    ),
+    "RBP's residual: how much rbp could rise if every unjudged retrieved document were "
+    "relevant, p^N + (1 - p) x sum over unjudged ranks i of p^(i-1); 0 when none is "
+    "unjudged.",
+    f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp_resid.c",
+    params={"p": RBP_PERSISTENCE},
 )

@@ -22,8 +22,7 @@ import numpy as np
 
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
-from builder.measures.adhoc.trec_eval.params import AT_CUTOFFS
-from builder.measures.adhoc.trec_measure import adhoc_measure, trec_measure
+from builder.measures.adhoc.trec_measure import measure_at_cutoffs
 from builder.measures.running_sums import segment_cumsum_before
 
 MAX_GRADE = 4
@@ -120,32 +119,20 @@ def gdeval_ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
             for k, name in grid.cutoffs("ndcg@")}
 
 
-ERR = trec_measure(
+ERR = measure_at_cutoffs(
     "err@", expected_reciprocal_rank,
-    *(adhoc_measure(
-        f"err@{k}",
-        f"Expected reciprocal rank over the first {k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
-        "R_i = (2^grade - 1) / 16, grades capped at 4.",
-        f"{CHAPELLE}, eq. 4; {GDEVAL}",
-        params={"cutoff": k},
-    ) for k in AT_CUTOFFS["err@"]),
+    "Expected reciprocal rank over the first {k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
+    "R_i = (2^grade - 1) / 16, grades capped at 4.",
+    f"{CHAPELLE}, eq. 4; {GDEVAL}",
 )
-NERR = trec_measure(
+NERR = measure_at_cutoffs(
     "nerr@", normalised_err,
-    *(adhoc_measure(
-        f"nerr@{k}",
-        f"err@{k} divided by the err@{k} of the ideal ranking (judged grades, best first).",
-        f"{CHAPELLE}, normalised by the ideal ranking",
-        params={"cutoff": k},
-    ) for k in AT_CUTOFFS["nerr@"]),
+    "err@{k} divided by the err@{k} of the ideal ranking (judged grades, best first).",
+    f"{CHAPELLE}, normalised by the ideal ranking",
 )
-NDCG = trec_measure(
+NDCG = measure_at_cutoffs(
     "ndcg@", gdeval_ndcg,
-    *(adhoc_measure(
-        f"ndcg@{k}",
-        f"nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as "
-        "gdeval computes it (grades capped at 4).",
-        f"Burges et al., ICML 2005; {GDEVAL}",
-        params={"cutoff": k},
-    ) for k in AT_CUTOFFS["ndcg@"]),
+    "nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as "
+    "gdeval computes it (grades capped at 4).",
+    f"Burges et al., ICML 2005; {GDEVAL}",
 )

@@ -14,19 +14,17 @@ import numpy as np
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
 from builder.measures.adhoc.judged.ranking import NOT_IN_POOL, JudgedRanking
-from builder.measures.adhoc.trec_eval.params import AT_CUTOFFS, LONG_CUTOFFS
 from builder.measures.adhoc.trec_measure import (
     TREC_EVAL,
     TREC_EVAL_10,
-    adhoc_measure,
-    trec_measure,
+    measure_at_cutoffs,
+    single_value_measure,
 )
 from builder.measures.bibliography import cite
 from builder.measures.registry import Aggregation
 
 INFAP_EPSILON = 0.00001
 """infAP's smoothing e (``m_infap.c``)."""
-UNJ_CUTOFFS = LONG_CUTOFFS["unj"]
 
 
 def _bpref(grid: AdhocGrid) -> np.ndarray:
@@ -44,15 +42,12 @@ def binary_preference(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"bpref": grid.shared(_bpref)}
 
 
-BPREF = trec_measure(
+BPREF = single_value_measure(
     "bpref", binary_preference,
-    adhoc_measure(
-        "bpref",
-        "Binary preference: 1 - (judged non-relevant above it, capped at R) / min(R, "
-        "non-relevant), averaged over the relevant documents.",
-        f"{cite('buckley2004')}; {TREC_EVAL} m_bpref.c",
-        differs="Negative qrels relevance counts neither as relevant nor as judged non-relevant.",
-    ),
+    "Binary preference: 1 - (judged non-relevant above it, capped at R) / min(R, "
+    "non-relevant), averaged over the relevant documents.",
+    f"{cite('buckley2004')}; {TREC_EVAL} m_bpref.c",
+    differs="Negative qrels relevance counts neither as relevant nor as judged non-relevant.",
 )
 
 
@@ -62,14 +57,11 @@ def geometric_mean_bpref(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"gm_bpref": grid.shared(_bpref)}
 
 
-GM_BPREF = trec_measure(
+GM_BPREF = single_value_measure(
     "gm_bpref", geometric_mean_bpref,
-    adhoc_measure(
-        "gm_bpref",
-        "Geometric mean over topics of bpref, each floored at 0.00001.",
-        f"{TREC_EVAL} m_gm_bpref.c",
-        aggregation=Aggregation.GMEAN,
-    ),
+    "Geometric mean over topics of bpref, each floored at 0.00001.",
+    f"{TREC_EVAL} m_gm_bpref.c",
+    aggregation=Aggregation.GMEAN,
 )
 
 
@@ -89,14 +81,11 @@ def inferred_average_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"infAP": grid.mean_over_relevant(np.where(j == 0, 1.0, term))}
 
 
-INFAP = trec_measure(
+INFAP = single_value_measure(
     "infAP", inferred_average_precision,
-    adhoc_measure(
-        "infAP",
-        "Inferred AP (Yilmaz & Aslam CIKM 2006), trec_eval's deterministic formula over judged, "
-        "unjudged-in-pool and unpooled documents.",
-        f"{cite('yilmaz2006')}; {TREC_EVAL} m_infap.c",
-    ),
+    "Inferred AP (Yilmaz & Aslam CIKM 2006), trec_eval's deterministic formula over judged, "
+    "unjudged-in-pool and unpooled documents.",
+    f"{cite('yilmaz2006')}; {TREC_EVAL} m_infap.c",
 )
 
 
@@ -108,16 +97,10 @@ def unjudged_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
             for k, name in grid.cutoffs("unj")}
 
 
-UNJ = trec_measure(
+UNJ = measure_at_cutoffs(
     "unj", unjudged_at,
-    *(adhoc_measure(
-        f"unj_{k}",
-        f"Fraction of the first {k} documents not judged (missing ranks count as judged).",
-        f"{TREC_EVAL_10} m_unjudged.c",
-        params={"cutoff": k},
-        higher_is_better=False,
-    ) for k in UNJ_CUTOFFS),
-    reads_top_k=True,
+    "Fraction of the first {k} documents not judged (missing ranks count as judged).",
+    f"{TREC_EVAL_10} m_unjudged.c", reads_top_k=True, higher_is_better=False,
 )
 
 
@@ -157,13 +140,9 @@ def _docno_ascending_rank(judged: JudgedRanking) -> np.ndarray:
     return rank
 
 
-JUDGED = trec_measure(
+JUDGED = measure_at_cutoffs(
     "judged@", judged_at,
-    *(adhoc_measure(
-        f"judged@{k}",
-        f"Fraction of the first min({k}, retrieved) documents listed in the qrels (score ties "
-        "broken by docno ascending, as ir_measures does).",
-        "ir_measures Judged@k (MacAvaney et al.; OpenNIR)",
-        params={"cutoff": k},
-    ) for k in AT_CUTOFFS["judged@"]),
+    "Fraction of the first min({k}, retrieved) documents listed in the qrels (score ties "
+    "broken by docno ascending, as ir_measures does).",
+    "ir_measures Judged@k (MacAvaney et al.; OpenNIR)",
 )

@@ -26,7 +26,13 @@ import pandas as pd
 
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.trec_eval.profiles import Interpolation
-from builder.measures.adhoc.trec_measure import TREC_BOOK, TREC_EVAL, adhoc_measure, trec_measure
+from builder.measures.adhoc.trec_measure import (
+    TREC_BOOK,
+    TREC_EVAL,
+    adhoc_measure,
+    single_value_measure,
+    trec_measure,
+)
 
 RECALL_LEVELS: tuple[str, ...] = tuple(f"{i / 10:.2f}" for i in range(11))
 """The eleven standard recall levels, as trec_eval prints them."""
@@ -119,12 +125,9 @@ def eleven_point_average(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("11pt_avg"): sum(_at_recall(grid, level) for level in levels) / len(levels)}
 
 
-ELEVEN_POINT_AVERAGE = trec_measure(
+ELEVEN_POINT_AVERAGE = single_value_measure(
     "11pt_avg", eleven_point_average,
-    adhoc_measure(
-        "11pt_avg",
-        "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
-        f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
-        differs=INTERPOLATION_DIFFERS,
-    ),
+    "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
+    f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
+    differs=INTERPOLATION_DIFFERS,
 )

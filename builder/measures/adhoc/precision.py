@@ -12,16 +12,16 @@ import numpy as np
 
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
-from builder.measures.adhoc.trec_eval.params import CUTOFFS, LONG_CUTOFFS
 from builder.measures.adhoc.trec_measure import (
     TREC_BOOK,
     TREC_EVAL,
     adhoc_measure,
+    measure_at_cutoffs,
+    single_value_measure,
     trec_measure,
 )
 from builder.measures.registry import Aggregation
 
-SUCCESS_CUTOFFS = LONG_CUTOFFS["success"]
 RPREC_MULTIPLES = tuple(f"{i / 5:.2f}" for i in range(1, 11))
 
 
@@ -35,13 +35,10 @@ def average_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"map": grid.shared(_average_precision)}
 
 
-MAP = trec_measure(
+MAP = single_value_measure(
     "map", average_precision,
-    adhoc_measure(
-        "map",
-        "Average precision: sum of precision at each relevant retrieved rank, divided by R.",
-        f"{TREC_BOOK}, average precision; {TREC_EVAL} m_map.c",
-    ),
+    "Average precision: sum of precision at each relevant retrieved rank, divided by R.",
+    f"{TREC_BOOK}, average precision; {TREC_EVAL} m_map.c",
 )
 
 
@@ -51,14 +48,11 @@ def geometric_mean_average_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"gm_map": grid.shared(_average_precision)}
 
 
-GM_MAP = trec_measure(
+GM_MAP = single_value_measure(
     "gm_map", geometric_mean_average_precision,
-    adhoc_measure(
-        "gm_map",
-        "Geometric mean over topics of average precision, each floored at 0.00001.",
-        f"{TREC_EVAL} m_gm_map.c",
-        aggregation=Aggregation.GMEAN,
-    ),
+    "Geometric mean over topics of average precision, each floored at 0.00001.",
+    f"{TREC_EVAL} m_gm_map.c",
+    aggregation=Aggregation.GMEAN,
 )
 
 
@@ -67,10 +61,10 @@ def r_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"Rprec": ratio(grid.relevant_in_top(grid.R), grid.R)}
 
 
-RPREC = trec_measure(
+RPREC = single_value_measure(
     "Rprec", r_precision,
-    adhoc_measure("Rprec", "Precision after R documents retrieved.",
-                  f"{TREC_BOOK}, R-precision; m_Rprec.c"),
+    "Precision after R documents retrieved.",
+    f"{TREC_BOOK}, R-precision; m_Rprec.c",
 )
 
 
@@ -79,10 +73,10 @@ def reciprocal_rank(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"recip_rank": ratio(np.ones(grid.num_cells), grid.first_relevant_rank)}
 
 
-RECIP_RANK = trec_measure(
+RECIP_RANK = single_value_measure(
     "recip_rank", reciprocal_rank,
-    adhoc_measure("recip_rank", "Reciprocal rank of the first relevant document.",
-                  f"{TREC_EVAL} m_recip_rank.c"),
+    "Reciprocal rank of the first relevant document.",
+    f"{TREC_EVAL} m_recip_rank.c",
 )
 
 
@@ -91,13 +85,9 @@ def precision_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {name: grid.relevant_in_top(k) / k for k, name in grid.cutoffs("P")}
 
 
-P = trec_measure(
-    "P", precision_at,
-    *(adhoc_measure(f"P_{k}",
-                    f"Precision after {k} documents (missing ones count as non-relevant).",
-                    f"{TREC_BOOK}, precision at cutoff; m_P.c", params={"cutoff": k})
-      for k in CUTOFFS),
-    reads_top_k=True,
+P = measure_at_cutoffs(
+    "P", precision_at, "Precision after {k} documents (missing ones count as non-relevant).",
+    f"{TREC_BOOK}, precision at cutoff; m_P.c", reads_top_k=True,
 )
 
 
@@ -106,11 +96,8 @@ def recall_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {name: ratio(grid.relevant_in_top(k), grid.R) for k, name in grid.cutoffs("recall")}
 
 
-RECALL = trec_measure(
-    "recall", recall_at,
-    *(adhoc_measure(f"recall_{k}", f"Recall after {k} documents.", f"{TREC_EVAL} m_recall.c",
-                    params={"cutoff": k})
-      for k in CUTOFFS),
+RECALL = measure_at_cutoffs(
+    "recall", recall_at, "Recall after {k} documents.", f"{TREC_EVAL} m_recall.c",
     reads_top_k=True,
 )
 
@@ -144,13 +131,10 @@ def average_precision_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
             for k, name in grid.cutoffs("map_cut")}
 
 
-MAP_CUT = trec_measure(
+MAP_CUT = measure_at_cutoffs(
     "map_cut", average_precision_at,
-    *(adhoc_measure(f"map_cut_{k}",
-                    f"Average precision over the first {k} documents (still divided by R).",
-                    f"{TREC_EVAL} m_map_cut.c", params={"cutoff": k})
-      for k in CUTOFFS),
-    reads_top_k=True,
+    "Average precision over the first {k} documents (still divided by R).",
+    f"{TREC_EVAL} m_map_cut.c", reads_top_k=True,
 )
 
 
@@ -160,15 +144,10 @@ def relative_precision_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
             for k, name in grid.cutoffs("relative_P")}
 
 
-RELATIVE_P = trec_measure(
+RELATIVE_P = measure_at_cutoffs(
     "relative_P", relative_precision_at,
-    *(adhoc_measure(
-        f"relative_P_{k}",
-        f"Relevant in the first {k} / min({k}, R): precision relative to the best possible.",
-        f"{TREC_EVAL} m_rel_P.c",
-        params={"cutoff": k},
-    ) for k in CUTOFFS),
-    reads_top_k=True,
+    "Relevant in the first {k} / min({k}, R): precision relative to the best possible.",
+    f"{TREC_EVAL} m_rel_P.c", reads_top_k=True,
 )
 
 
@@ -179,10 +158,7 @@ def success_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
             for k, name in grid.cutoffs("success")}
 
 
-SUCCESS = trec_measure(
-    "success", success_at,
-    *(adhoc_measure(f"success_{k}", f"1 if a relevant document is among the first {k}, else 0.",
-                    f"{TREC_EVAL} m_success.c", params={"cutoff": k})
-      for k in SUCCESS_CUTOFFS),
-    reads_top_k=True,
+SUCCESS = measure_at_cutoffs(
+    "success", success_at, "1 if a relevant document is among the first {k}, else 0.",
+    f"{TREC_EVAL} m_success.c", reads_top_k=True,
 )

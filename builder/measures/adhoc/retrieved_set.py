@@ -13,12 +13,13 @@ import numpy as np
 
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
-from builder.measures.adhoc.trec_measure import TREC_EVAL, adhoc_measure, trec_measure
+from builder.measures.adhoc.trec_measure import TREC_EVAL, single_value_measure
 from builder.measures.registry import Aggregation
 
-NUM_Q = trec_measure(
+NUM_Q = single_value_measure(
     "num_q", None,
-    adhoc_measure("num_q", "Number of topics averaged over.", aggregation=Aggregation.COUNT),
+    "Number of topics averaged over.",
+    aggregation=Aggregation.COUNT,
 )
 
 
@@ -27,10 +28,10 @@ def num_ret(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"num_ret": grid.num_ret}
 
 
-NUM_RET = trec_measure(
+NUM_RET = single_value_measure(
     "num_ret", num_ret,
-    adhoc_measure("num_ret", "Documents retrieved (after the depth cut).",
-                  aggregation=Aggregation.SUM),
+    "Documents retrieved (after the depth cut).",
+    aggregation=Aggregation.SUM,
 )
 
 
@@ -39,14 +40,12 @@ def num_rel(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"num_rel": grid.R.astype(np.float64)}
 
 
-NUM_REL = trec_measure(
+NUM_REL = single_value_measure(
     "num_rel", num_rel,
-    adhoc_measure(
-        "num_rel", "Relevant documents in the qrels (relevance >= level).",
-        aggregation=Aggregation.SUM,
-        differs="As trec_eval, the summary under -c counts every qrels line of grade > 0, "
-        "whatever the level -l (the per-topic rows use the level).",
-    ),
+    "Relevant documents in the qrels (relevance >= level).",
+    aggregation=Aggregation.SUM,
+    differs="As trec_eval, the summary under -c counts every qrels line of grade > 0, "
+    "whatever the level -l (the per-topic rows use the level).",
 )
 
 
@@ -55,9 +54,10 @@ def num_rel_ret(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"num_rel_ret": grid.num_rel_ret}
 
 
-NUM_REL_RET = trec_measure(
+NUM_REL_RET = single_value_measure(
     "num_rel_ret", num_rel_ret,
-    adhoc_measure("num_rel_ret", "Relevant documents retrieved.", aggregation=Aggregation.SUM),
+    "Relevant documents retrieved.",
+    aggregation=Aggregation.SUM,
 )
 
 
@@ -72,16 +72,13 @@ def utility(grid: AdhocGrid) -> dict[str, np.ndarray]:
 
 UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 """utility's default coefficients p1..p4 (``m_utility.c``)."""
-UTILITY = trec_measure(
+UTILITY = single_value_measure(
     "utility", utility,
-    adhoc_measure(
-        "utility",
-        "Set utility p1*a + p2*b + p3*c + p4*d with a = relevant retrieved, b = other retrieved "
-        "(unjudged ones too), c = relevant missed, d = others missed; default p = (1, -1, 0, 0), "
-        "so a - b. Averaged over topics, as trec_eval does.",
-        f"{TREC_EVAL} m_utility.c",
-        params=dict(zip(("p1", "p2", "p3", "p4"), UTILITY_PARAMS)),
-    ),
+    "Set utility p1*a + p2*b + p3*c + p4*d with a = relevant retrieved, b = other retrieved "
+    "(unjudged ones too), c = relevant missed, d = others missed; default p = (1, -1, 0, 0), "
+    "so a - b. Averaged over topics, as trec_eval does.",
+    f"{TREC_EVAL} m_utility.c",
+    params=dict(zip(("p1", "p2", "p3", "p4"), UTILITY_PARAMS)),
 )
 
 
@@ -90,9 +87,10 @@ def set_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"set_P": ratio(grid.num_rel_ret, grid.num_ret)}
 
 
-SET_P = trec_measure(
+SET_P = single_value_measure(
     "set_P", set_precision,
-    adhoc_measure("set_P", "Relevant retrieved / retrieved.", f"{TREC_EVAL} m_set_P.c"),
+    "Relevant retrieved / retrieved.",
+    f"{TREC_EVAL} m_set_P.c",
 )
 
 
@@ -101,10 +99,10 @@ def set_relative_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"set_relative_P": ratio(grid.num_rel_ret, np.minimum(grid.num_ret, grid.R))}
 
 
-SET_RELATIVE_P = trec_measure(
+SET_RELATIVE_P = single_value_measure(
     "set_relative_P", set_relative_precision,
-    adhoc_measure("set_relative_P", "Relevant retrieved / min(retrieved, R).",
-                  f"{TREC_EVAL} m_set_rel_P.c"),
+    "Relevant retrieved / min(retrieved, R).",
+    f"{TREC_EVAL} m_set_rel_P.c",
 )
 
 
@@ -113,9 +111,10 @@ def set_recall(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"set_recall": ratio(grid.num_rel_ret, grid.R)}
 
 
-SET_RECALL = trec_measure(
+SET_RECALL = single_value_measure(
     "set_recall", set_recall,
-    adhoc_measure("set_recall", "Relevant retrieved / R.", f"{TREC_EVAL} m_set_recall.c"),
+    "Relevant retrieved / R.",
+    f"{TREC_EVAL} m_set_recall.c",
 )
 
 
@@ -125,13 +124,10 @@ def set_map(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"set_map": ratio(a * a, grid.num_ret * grid.R)}
 
 
-SET_MAP = trec_measure(
+SET_MAP = single_value_measure(
     "set_map", set_map,
-    adhoc_measure(
-        "set_map",
-        "set_P x set_recall, computed as one division: relevant retrieved^2 / (retrieved x R).",
-        f"{TREC_EVAL} m_set_map.c",
-    ),
+    "set_P x set_recall, computed as one division: relevant retrieved^2 / (retrieved x R).",
+    f"{TREC_EVAL} m_set_map.c",
 )
 
 
@@ -143,10 +139,11 @@ def set_f(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("set_F"): ratio((b2 + 1.0) * p * r, b2 * p + r)}
 
 
-SET_F = trec_measure(
+SET_F = single_value_measure(
     "set_F", set_f,
-    adhoc_measure("set_F", "Harmonic mean of set_P and set_recall (beta = 1).",
-                  f"{TREC_EVAL} m_set_F.c", params={"beta": 1.0}),
+    "Harmonic mean of set_P and set_recall (beta = 1).",
+    f"{TREC_EVAL} m_set_F.c",
+    params={"beta": 1.0},
 )
 
 
@@ -158,8 +155,9 @@ def num_nonrel_judged_ret(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {"num_nonrel_judged_ret": judged_ret.astype(np.float64)}
 
 
-NUM_NONREL_JUDGED_RET = trec_measure(
+NUM_NONREL_JUDGED_RET = single_value_measure(
     "num_nonrel_judged_ret", num_nonrel_judged_ret,
-    adhoc_measure("num_nonrel_judged_ret", "Judged non-relevant documents retrieved.",
-                  f"{TREC_EVAL} m_num_nonrel_judged_ret.c", aggregation=Aggregation.SUM),
+    "Judged non-relevant documents retrieved.",
+    f"{TREC_EVAL} m_num_nonrel_judged_ret.c",
+    aggregation=Aggregation.SUM,
 )

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from builder.measures.adhoc.trec_eval.params import AdhocParams
 from builder.measures.bibliography import cite
 from builder.measures.registry import Measure
 
@@ -62,3 +63,21 @@ def trec_measure(name: str, compute: GridFunction | None, *measures: Measure,
 def adhoc_measure(name: str, description: str, source: str = TREC_EVAL, **fields: Any) -> Measure:
     """A registry entry of the ad hoc family (``fields``: the other ``Measure`` fields)."""
     return Measure(name=name, family=FAMILY, description=description, source=source, **fields)
+
+
+def single_value_measure(name: str, compute: GridFunction | None, description: str,
+                         source: str = TREC_EVAL, **fields: Any) -> TrecMeasure:
+    """A measure that prints one value, named as the measure (``map``; ``utility_2,-1,0,0``
+    when given parameters)."""
+    return trec_measure(name, compute, adhoc_measure(name, description, source, **fields))
+
+
+def measure_at_cutoffs(name: str, compute: GridFunction, description: str, source: str,
+                       *, reads_top_k: bool = False, **fields: Any) -> TrecMeasure:
+    """A measure with cutoffs (``P``, ``err@``): a registry entry per default cutoff k, named
+    as trec_eval prints it (``P_10``, ``err@20``), its ``description`` with ``{k}`` filled in."""
+    defaults = AdhocParams()
+    return trec_measure(name, compute, *(
+        adhoc_measure(printed, description.format(k=k), source, params={"cutoff": k}, **fields)
+        for k, printed in zip(defaults.long_cutoffs(name), defaults.names(name))
+    ), reads_top_k=reads_top_k)
