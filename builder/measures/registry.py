@@ -1,7 +1,8 @@
 """The measure registry: each measure declared once, read by the CLI, the site and the tests.
 
 Pattern from terrierteam/ir_measures: a measure is a name as the official tool prints it,
-its parameters, a one-line description and the source of its formula. The registry is
+its parameters, a one-line description, the source of its formula and, as ir_measures'
+providers list what they compute, the function that computes it. The registry is
 complete once ``builder.measures`` is imported (its ``__init__`` imports every family).
 It also reads measure requests (``P.5,10``, ``all_trec``, ``ndcg_cut``), so that every
 command understands the same names.
@@ -9,7 +10,7 @@ command understands the same names.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
@@ -79,6 +80,11 @@ class Measure:
     aggregation: how the ``all`` row is made from per-topic values.
     per_topic: for a measure reported only as a summary (MAiP, MAgP), the per-topic measure it
     aggregates (AiP, AgP): what a significance test of it compares.
+    computed_by: the function that computes its values, shared by the measures computed
+    together (an ad hoc measure's: a function of the scored grid giving every value its
+    trec_eval measure prints, ``P_5`` ... ``P_1000`` for ``P``; an INEX or EPRUM measure's:
+    the function that makes its column of the family's table). None for ``num_q``, which has
+    no values of its own: its summary counts the topics (``Aggregation.COUNT``).
     """
 
     name: str
@@ -90,6 +96,7 @@ class Measure:
     aggregation: Aggregation = Aggregation.MEAN
     higher_is_better: bool = True
     per_topic: str | None = None
+    computed_by: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
 
 
 REGISTRY: dict[tuple[str, str], Measure] = {}

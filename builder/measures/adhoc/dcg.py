@@ -1,15 +1,22 @@
-"""trec_eval's measures over gains equal to the relevance values: G (``m_G.c``), nDCG
-(``m_ndcg.c``), nDCG at k (``m_ndcg_cut.c``), ndcg_rel (``m_ndcg_rel.c``) and Rndcg
-(``m_Rndcg.c``), computed from the retrieved rows of positive gain and each topic's ideal
-ranking (Jarvelin & Kekalainen, "Cumulated gain-based evaluation of IR techniques", ACM TOIS
-20(4), 2002: DCG = sum of gain / log2(rank + 1), nDCG = DCG / the ideal ranking's DCG)."""
+"""trec_eval's measures over gains equal to the relevance values: binG (``m_binG.c``), G
+(``m_G.c``), nDCG (``m_ndcg.c``), ndcg_rel (``m_ndcg_rel.c``), Rndcg (``m_Rndcg.c``) and nDCG
+at k (``m_ndcg_cut.c``), computed from the retrieved rows of positive gain and each topic's
+ideal ranking (Jarvelin & Kekalainen, "Cumulated gain-based evaluation of IR techniques", ACM
+TOIS 20(4), 2002: DCG = sum of gain / log2(rank + 1), nDCG = DCG / the ideal ranking's DCG).
+binG, G, ndcg_rel and Rndcg are trec_eval's experimental measures. nDCG with other gains
+(``-m ndcg.1=3,2=9``) is ``builder.measures.adhoc.gains``'.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 
+from builder.measures.adhoc.gains import ndcg_with_gains
+from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
 from builder.measures.adhoc.judged.ranking import JudgedRanking
+from builder.measures.adhoc.trec_measure import TREC_EVAL, measure_at_cutoffs, single_value_measure
+from builder.measures.bibliography import cite
 from builder.measures.running_sums import segment_cumsum
 
 
@@ -67,33 +74,94 @@ def _last_of(running: np.ndarray, start: np.ndarray) -> np.ndarray:
     return np.where(filled, running[np.maximum(start[1:] - 1, 0)] if len(running) else 0, 0.0)
 
 
-def g_measure(gains: Gains) -> np.ndarray:
+def _gains(grid: AdhocGrid) -> Gains:
+    return Gains(grid.judged, grid.cells.size)
+
+
+def binary_g(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """binG: sum over the relevant retrieved, at 0-based rank i, of 1 / log2(3 + i - relevant
+    so far), i.e. 1 / log2(2 + the documents above it not relevant), divided by R (m_binG.c)."""
+    terms = 1.0 / np.log2(grid.relevant_rank + 2.0 - grid.relevant_count)
+    return {"binG": grid.mean_over_relevant(terms)}
+
+
+BIN_G = single_value_measure(
+    "binG", binary_g,
+    "Binary G: sum over relevant retrieved of 1 / log2(2 + non-relevant or unjudged above "
+    "it), divided by R.",
+    f"{TREC_EVAL} m_binG.c (experimental)",
+)
+
+
+def g_measure(grid: AdhocGrid) -> dict[str, np.ndarray]:
     """G (m_G.c): sum over retrieved docs of gain / log2(2 + cost(r) - gained(r)), divided by
     the sum of the ideal gains; gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the
     first min(r, P) ideal positions + 1 per rank beyond P (trec_eval's min_cost)."""
+    gains = grid.shared(_gains)
     ideal_so_far = _segment_cumsum_int(gains.ideal.astype(np.int64), gains.ideal_topic)
     beyond = np.maximum(gains.rank - gains.P[gains.topic], 0)
     cost = gains.ideal_at(ideal_so_far, gains.rank) + beyond
     gained = _segment_cumsum_int(gains.gain, gains.cell)
     terms = gains.gain / np.log2(2.0 + cost - gained)
     sum_ideal = _last_of(ideal_so_far, gains.ideal_start)[gains.cell_topic]
-    return ratio(gains.per_cell(terms), sum_ideal)
+    return {"G": ratio(gains.per_cell(terms), sum_ideal)}
 
 
-def ndcg_rel(gains: Gains) -> np.ndarray:
+G = single_value_measure(
+    "G", g_measure,
+    "Normalized gain: sum over retrieved documents of gain / log2(2 + cost(r) - gained(r)), "
+    "gained(r) = gain of ranks 1..r, cost(r) = ideal gain of the first min(r, P) positions "
+    "+ 1 per rank beyond P (P = documents of positive gain); divided by the total ideal "
+    "gain. Gain = qrels relevance value.",
+    f"{TREC_EVAL} m_G.c (experimental)",
+)
+
+
+def ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """nDCG = DCG / IDCG over the whole ranking, gains the relevance values (m_ndcg.c); with
+    gains per level (``-m ndcg.1=3,2=9``), ``ndcg_with_gains``."""
+    level_gains = grid.params.pairs("ndcg")
+    if level_gains:
+        return {grid.name("ndcg"): ndcg_with_gains(grid.judged, level_gains)}
+    gains, judged = grid.shared(_gains), grid.judged
+    ideal_total = np.bincount(
+        gains.ideal_topic, weights=gains.ideal_discounted, minlength=len(judged.topics)
+    )
+    return {grid.name("ndcg"): ratio(gains.dcg(), ideal_total[grid.topic])}
+
+
+NDCG = single_value_measure(
+    "ndcg", ndcg,
+    "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount "
+    "log2(rank+1), ideal ranking from all judged documents.",
+    f"{cite('jarvelin2002')}; {TREC_EVAL} m_ndcg.c",
+)
+
+
+def ndcg_rel(grid: AdhocGrid) -> dict[str, np.ndarray]:
     """ndcg_rel (m_ndcg_rel.c): nDCG at each retrieved doc of positive gain, DCG(r) /
     IDCG(min(r, P)), plus (P - those retrieved) x DCG(N) / IDCG(P), all divided by P."""
+    gains = grid.shared(_gains)
     at_docs = gains.per_cell(gains.dcg_so_far / gains.ideal_at(gains.idcg_so_far, gains.rank))
     P = gains.P[gains.cell_topic]
     missed = (P - np.bincount(gains.cell, minlength=gains.n_cells)).astype(np.float64)
     total = at_docs + ratio(missed * gains.dcg(), gains.idcg[gains.cell_topic])
-    return np.where(total > 0, ratio(total, P), 0.0)
+    return {"ndcg_rel": np.where(total > 0, ratio(total, P), 0.0)}
 
 
-def rndcg(gains: Gains) -> np.ndarray:
+NDCG_REL = single_value_measure(
+    "ndcg_rel", ndcg_rel,
+    "nDCG averaged over the P documents of positive gain: DCG(r) / IDCG(min(r, P)) at each "
+    "one retrieved (rank r), DCG(N) / IDCG(P) for each one missed; divided by P.",
+    f"{TREC_EVAL} m_ndcg_rel.c (experimental)",
+)
+
+
+def r_ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
     """Rndcg (m_Rndcg.c): mean of DCG(c) / IDCG(c) at each c where the ideal gain changes
     (c = documents of the ideal ranking above a lower gain, the last c = P), plus DCG(N) /
-    IDCG(P) when N > P + 1 (trec_eval's final point; none when N = P + 1)."""
+    IDCG(P) when N > P + 1 (trec_eval's final point; none when N = P + 1); 0 when R = 0."""
+    gains = grid.shared(_gains)
     ideal, topic_of, position = gains.ideal, gains.ideal_topic, gains.position
     last_of_topic = position == gains.P[topic_of] - 1
     change = np.flatnonzero(np.r_[ideal[1:] != ideal[:-1], True] | last_of_topic)
@@ -108,7 +176,15 @@ def rndcg(gains: Gains) -> np.ndarray:
     P = gains.P[gains.cell_topic]
     final = gains.num_ret > P + 1
     total = total + np.where(final, ratio(gains.dcg(), gains.idcg[gains.cell_topic]), 0.0)
-    return ratio(total, per_cell + final)
+    return {"Rndcg": np.where(grid.R > 0, ratio(total, per_cell + final), 0.0)}
+
+
+RNDCG = single_value_measure(
+    "Rndcg", r_ndcg,
+    "nDCG averaged at the R levels: DCG(c) / IDCG(c) at each c where the ideal gain drops "
+    "(last c = P), plus DCG(N) / IDCG(P) when N > P + 1; 0 when R = 0.",
+    f"{TREC_EVAL} m_Rndcg.c (experimental)",
+)
 
 
 def _dcg_at(gains: Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -122,26 +198,23 @@ def _dcg_at(gains: Gains, cell: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.where(found, gains.dcg_so_far[safe] if len(keys) else 0.0, 0.0)
 
 
-def ndcg(judged: JudgedRanking, gains: Gains) -> np.ndarray:
-    """nDCG; gains are the relevance values (m_ndcg.c)."""
-    ideal_total = np.bincount(
-        gains.ideal_topic, weights=gains.ideal_discounted, minlength=len(judged.topics)
-    )
-    return ratio(gains.dcg(), ideal_total[judged.topic_of_cell()])
+def ndcg_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """nDCG over the first k documents: DCG(k) / the ideal ranking's DCG(k) (m_ndcg_cut.c)."""
+    gains, judged = grid.shared(_gains), grid.judged
+    n_topics = len(judged.topics)
+    values = {}
+    for k, name in grid.cutoffs("ndcg_cut"):
+        top = gains.position < k
+        ideal_k = np.bincount(gains.ideal_topic[top], weights=gains.ideal_discounted[top],
+                              minlength=n_topics)
+        within = gains.rank <= k
+        dcg_k = np.bincount(gains.cell[within], weights=gains.discounted[within],
+                            minlength=grid.num_cells)
+        values[name] = ratio(dcg_k, ideal_k[grid.topic])
+    return values
 
 
-def ndcg_cut(judged: JudgedRanking, gains: Gains, named) -> dict[str, np.ndarray]:
-    """nDCG over the first k documents, per (k, name) of ``named`` (m_ndcg_cut.c)."""
-    cell, rank, discounted = gains.cell, gains.rank, gains.discounted
-    position, ideal_discounted = gains.position, gains.ideal_discounted
-    ideal_topic = gains.ideal_topic
-    topic = judged.topic_of_cell()
-    n_topics, n_cells = len(judged.topics), judged.num_cells
-    out = {}
-    for k, name in named:
-        top = position < k
-        ideal_k = np.bincount(ideal_topic[top], weights=ideal_discounted[top], minlength=n_topics)
-        within = rank <= k
-        dcg_k = np.bincount(cell[within], weights=discounted[within], minlength=n_cells)
-        out[name] = ratio(dcg_k, ideal_k[topic])
-    return out
+NDCG_CUT = measure_at_cutoffs(
+    "ndcg_cut", ndcg_at, "nDCG over the first {k} documents.", f"{TREC_EVAL} m_ndcg_cut.c",
+    reads_top_k=True,
+)

@@ -14,8 +14,10 @@ import re
 
 import numpy as np
 
+from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.ranking import JudgedRanking
-from builder.measures.adhoc.trec_eval.params import AdhocParams
+from builder.measures.adhoc.trec_eval.params import RBP_PERSISTENCE
+from builder.measures.adhoc.trec_measure import TREC_EVAL_10, single_value_measure
 
 _INTEGER = re.compile(r"[+-]?\d+")
 
@@ -72,35 +74,60 @@ def _powers(p: float, depth: int) -> np.ndarray:
     return np.cumprod(np.r_[1.0, np.full(depth, p)])
 
 
-def rbp_measures(
-    judged: JudgedRanking, num_ret: np.ndarray, params: AdhocParams
-) -> dict[str, np.ndarray]:
-    """``rbp`` = (1 - p) sum_i g_i p^(i-1) and ``rbp_resid`` = p^N + (1 - p) sum over the
-    unjudged retrieved of p^(i-1) (0 when none is unjudged, as m_rbp_resid.c), per cell;
-    unjudged: not in the qrels, or judged negative.
-    """
-    out = {}
-    n_cells = judged.num_cells
-    (rbp,) = params.names("rbp")
-    p = params.persistence("rbp")
-    depth = int(max(num_ret.max(initial=0), judged.rank.max(initial=0)))
-    # Only the rows of positive gain add to rbp, and only the unjudged to rbp_resid: the
-    # others add 0.0, which leaves a sum's bits as they are.
+def _depth(grid: AdhocGrid) -> int:
+    """The deepest rank of the grid: the powers p^0 .. p^depth cover every rank and N."""
+    return int(max(grid.cells.size.max(initial=0), grid.judged.rank.max(initial=0)))
+
+
+def rank_biased_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """rbp = (1 - p) sum_i g_i p^(i-1) over the retrieved ranks i (m_rbp.c), p the
+    persistence (``-m rbp.p=0.95``); gains rescaled to [0, 1] when the levels leave it."""
+    judged = grid.judged
+    p = grid.params.persistence("rbp")
+    # Only the rows of positive gain add to rbp: the others add 0.0, which leaves a sum's
+    # bits as they are.
     at = np.flatnonzero(judged.rel > 0)
     cell, rel = judged.cell[at], judged.rel[at]
-    highest = _topic_highest(judged)[judged.topic_of_cell()][cell]
+    highest = _topic_highest(judged)[grid.topic][cell]
     gain = level_gains(judged, {})[rel]
     # Rescaled to [0, 1] when the levels leave it (min is level 0's gain, 0).
     gain = np.where(highest > 1, gain / np.where(highest > 1, highest, 1.0), gain)
-    terms = gain * _powers(p, depth)[judged.rank[at] - 1]
-    out[rbp] = (1.0 - p) * np.bincount(cell, weights=terms, minlength=n_cells)
-    (resid,) = params.names("rbp_resid")
-    p = params.persistence("rbp_resid")
+    terms = gain * _powers(p, _depth(grid))[judged.rank[at] - 1]
+    rbp = (1.0 - p) * np.bincount(cell, weights=terms, minlength=grid.num_cells)
+    return {grid.name("rbp"): rbp}
+
+
+MOFFAT_ZOBEL = "Moffat & Zobel, ACM TOIS 2008"
+RBP = single_value_measure(
+    "rbp", rank_biased_precision,
+    "Rank-biased precision: (1 - p) x sum over ranks i of gain(i) x p^(i-1), persistence "
+    "p = 0.9; gains are relevance levels, divided by the topic's highest level when it "
+    "exceeds 1.",
+    f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp.c",
+    params={"p": RBP_PERSISTENCE},
+)
+
+
+def rbp_residual(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """rbp_resid = p^N + (1 - p) sum over the unjudged retrieved of p^(i-1) (m_rbp_resid.c),
+    0 when none is unjudged; unjudged: not in the qrels, or judged negative."""
+    judged = grid.judged
+    p = grid.params.persistence("rbp_resid")
+    powers = _powers(p, _depth(grid))
     unjudged = np.flatnonzero(judged.rel < 0)
     cell = judged.cell[unjudged]
-    weight = _powers(p, depth)[judged.rank[unjudged] - 1]
-    any_unjudged = np.bincount(cell, minlength=n_cells) > 0
-    tail = _powers(p, depth)[num_ret.astype(np.int64)]
-    resid_sum = np.bincount(cell, weights=weight, minlength=n_cells)
-    out[resid] = np.where(any_unjudged, tail + (1.0 - p) * resid_sum, 0.0)
-    return out
+    weight = powers[judged.rank[unjudged] - 1]
+    any_unjudged = np.bincount(cell, minlength=grid.num_cells) > 0
+    tail = powers[grid.cells.size.astype(np.int64)]
+    resid_sum = np.bincount(cell, weights=weight, minlength=grid.num_cells)
+    return {grid.name("rbp_resid"): np.where(any_unjudged, tail + (1.0 - p) * resid_sum, 0.0)}
+
+
+RBP_RESID = single_value_measure(
+    "rbp_resid", rbp_residual,
+    "RBP's residual: how much rbp could rise if every unjudged retrieved document were "
+    "relevant, p^N + (1 - p) x sum over unjudged ranks i of p^(i-1); 0 when none is "
+    "unjudged.",
+    f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp_resid.c",
+    params={"p": RBP_PERSISTENCE},
+)

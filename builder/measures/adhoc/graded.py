@@ -1,5 +1,5 @@
 """Graded measures campaigns publish beyond trec_eval: ERR, nERR and nDCG at k as the TREC Web
-track's ``gdeval.pl`` computes them, and the fraction of judged documents in the top k.
+track's ``gdeval.pl`` computes them (named ``err@20`` as gdeval and ir_measures print them).
 
 - ``err@k``: expected reciprocal rank (Chapelle, Metzler, Zhang & Grinspan, "Expected
   reciprocal rank for graded relevance", CIKM 2009, eq. 4): sum over ranks i <= k of
@@ -8,9 +8,6 @@ track's ``gdeval.pl`` computes them, and the fraction of judged documents in the
   best first).
 - ``ndcg@k``: gdeval's nDCG, exponential gains (2^g - 1) / log(i + 1) over the first k, divided
   by the same sum over the ideal ranking (Burges et al. ICML 2005; gdeval's ``dcg``).
-- ``judged@k``: judged documents (listed in the qrels, whatever their grade) among the first
-  min(k, N) retrieved, divided by min(k, N): ir_measures' ``Judged@k`` (from OpenNIR), whose
-  ranking breaks score ties by docno *ascending*.
 
 Grades are the qrels' values, negative ones as 0; gdeval refuses a grade above 4
 (``$MAX_JUDGMENT``), so we cap grades at 4. Rankings are trec_eval's (score descending, docno
@@ -19,16 +16,19 @@ descending, as gdeval sorts them too).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
+from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.judged.cells import ratio
-from builder.measures.adhoc.judged.ranking import NOT_IN_POOL, JudgedRanking
-from builder.measures.adhoc.trec_eval.params import AdhocParams
+from builder.measures.adhoc.trec_measure import measure_at_cutoffs
 from builder.measures.running_sums import segment_cumsum_before
 
 MAX_GRADE = 4
 """gdeval's ``$MAX_JUDGMENT``: ERR's R_i = (2^g - 1) / 2^4."""
-GRADED = ("err@", "nerr@", "ndcg@")
+GDEVAL = "gdeval.pl 1.2a (TREC Web track)"
+CHAPELLE = "Chapelle, Metzler, Zhang & Grinspan, CIKM 2009"
 
 
 def _stop_probability(grade: np.ndarray) -> np.ndarray:
@@ -44,73 +44,95 @@ def _err_terms(cell: np.ndarray, position: np.ndarray, grade: np.ndarray) -> np.
     return r * np.exp(before) / position
 
 
-def _ideal(judged: JudgedRanking) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(topic, 1-based position, grade) of each topic's ideal ranking (positive grades)."""
-    topic = np.repeat(np.arange(len(judged.topics)), np.diff(judged.ideal_start))
-    position = np.arange(len(topic)) - judged.ideal_start[topic] + 1.0
-    return topic, position, np.minimum(judged.ideal_gains, MAX_GRADE)
+@dataclass(frozen=True)
+class GradedRows:
+    """The retrieved rows of positive grade (cell, rank, grade capped at 4) and each topic's
+    ideal ranking (topic, 1-based position, grade), best first."""
+
+    cell: np.ndarray
+    rank: np.ndarray
+    grade: np.ndarray
+    ideal_topic: np.ndarray
+    ideal_position: np.ndarray
+    ideal_grade: np.ndarray
 
 
-def graded_measures(judged: JudgedRanking, num_ret: np.ndarray, params: AdhocParams) -> dict:
-    """err@k, nerr@k, ndcg@k (gdeval) and judged@k per cell, for the cutoffs of ``params``."""
-    out: dict[str, np.ndarray] = {}
-    n_cells, n_topics = judged.num_cells, len(judged.topics)
-    cell_topic = judged.topic_of_cell()
+def _graded_rows(grid: AdhocGrid) -> GradedRows:
+    judged = grid.judged
     at = np.flatnonzero(judged.rel > 0)
-    cell, rank = judged.cell[at], judged.rank[at].astype(np.float64)
-    grade = np.minimum(judged.rel[at], MAX_GRADE).astype(np.float64)
-    err_terms = _err_terms(cell, rank, grade)
-    topic, position, ideal_grade = _ideal(judged)
-    ideal_err_terms = _err_terms(topic, position, ideal_grade)
-    dcg_terms = (2.0**grade - 1.0) / np.log(rank + 1.0)
-    ideal_dcg_terms = (2.0**ideal_grade - 1.0) / np.log(position + 1.0)
-
-    def per_cell(terms, k):
-        return np.bincount(cell[rank <= k], weights=terms[rank <= k], minlength=n_cells)
-
-    def per_topic(terms, k):
-        within = position <= k
-        return np.bincount(topic[within], weights=terms[within], minlength=n_topics)[cell_topic]
-
-    for family, name, k in _cutoffs(params, GRADED):
-        if family == "err@":
-            out[name] = per_cell(err_terms, k)
-        elif family == "nerr@":
-            out[name] = ratio(per_cell(err_terms, k), per_topic(ideal_err_terms, k))
-        else:
-            out[name] = ratio(per_cell(dcg_terms, k), per_topic(ideal_dcg_terms, k))
-    judged_at = _cutoffs(params, ("judged@",))
-    if judged_at:
-        # Only the rows that can be in a top k are counted (a few per ranking, not all).
-        deepest = max(k for _, _, k in judged_at)
-        rank_ascending = _docno_ascending_rank(judged)
-        top = np.flatnonzero((rank_ascending <= deepest) & (judged.rel != NOT_IN_POOL))
-        top_cell, top_rank = judged.cell[top], rank_ascending[top]
-        for _, name, k in judged_at:
-            listed = np.bincount(top_cell[top_rank <= k], minlength=n_cells).astype(np.float64)
-            out[name] = ratio(listed, np.minimum(k, num_ret))
-    return out
+    topic = np.repeat(np.arange(len(judged.topics)), np.diff(judged.ideal_start))
+    return GradedRows(
+        cell=judged.cell[at],
+        rank=judged.rank[at].astype(np.float64),
+        grade=np.minimum(judged.rel[at], MAX_GRADE).astype(np.float64),
+        ideal_topic=topic,
+        ideal_position=np.arange(len(topic)) - judged.ideal_start[topic] + 1.0,
+        ideal_grade=np.minimum(judged.ideal_gains, MAX_GRADE),
+    )
 
 
-def _cutoffs(params: AdhocParams, families: tuple[str, ...]) -> list[tuple[str, str, int]]:
-    return [
-        (family, name, k)
-        for family in families
-        for k, name in zip(params.long_cutoffs(family), params.names(family))
-    ]
+def _err_of_rows(grid: AdhocGrid) -> np.ndarray:
+    rows = grid.shared(_graded_rows)
+    return _err_terms(rows.cell, rows.rank, rows.grade)
 
 
-def _docno_ascending_rank(judged: JudgedRanking) -> np.ndarray:
-    """Each row's rank when score ties are broken by docno ascending: a tie's rows in reverse
-    (computed on the rows of ties only)."""
-    tied = judged.tied
-    if tied is None or len(tied) != len(judged.rank) or not tied.any():
-        return judged.rank  # no ties known (a ranking rebuilt without them): trec_eval's order
-    # The rows of ties of two or more: a row tied with the one above, or the row above it.
-    in_tie = np.flatnonzero(tied | np.r_[tied[1:], False])
-    first = ~tied[in_tie]  # each tie's first row; a tie's rows are consecutive
-    size = np.diff(np.r_[np.flatnonzero(first), len(in_tie)])
-    start = np.repeat(in_tie[first], size)
-    rank = judged.rank.copy()
-    rank[in_tie] += (2 * start + np.repeat(size, size) - 1 - 2 * in_tie).astype(rank.dtype)
-    return rank
+def _per_cell(grid: AdhocGrid, terms: np.ndarray, k: int) -> np.ndarray:
+    """The sum of ``terms`` (one per row of positive grade) over each cell's first k ranks."""
+    rows = grid.shared(_graded_rows)
+    within = rows.rank <= k
+    return np.bincount(rows.cell[within], weights=terms[within], minlength=grid.num_cells)
+
+
+def _per_ideal(grid: AdhocGrid, terms: np.ndarray, k: int) -> np.ndarray:
+    """The sum of ``terms`` (one per ideal position) over the first k of each cell's topic's
+    ideal ranking."""
+    rows = grid.shared(_graded_rows)
+    within = rows.ideal_position <= k
+    n_topics = len(grid.judged.topics)
+    sums = np.bincount(rows.ideal_topic[within], weights=terms[within], minlength=n_topics)
+    return sums[grid.topic]
+
+
+def expected_reciprocal_rank(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """err@k = sum over ranks i <= k of R_i / i x prod_{j<i} (1 - R_j), R_i = (2^g_i - 1) / 16
+    (Chapelle et al. CIKM 2009, eq. 4; gdeval's ``err``)."""
+    terms = grid.shared(_err_of_rows)
+    return {name: _per_cell(grid, terms, k) for k, name in grid.cutoffs("err@")}
+
+
+def normalised_err(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """nerr@k = err@k / the err@k of the topic's ideal ranking."""
+    terms = grid.shared(_err_of_rows)
+    rows = grid.shared(_graded_rows)
+    ideal = _err_terms(rows.ideal_topic, rows.ideal_position, rows.ideal_grade)
+    return {name: ratio(_per_cell(grid, terms, k), _per_ideal(grid, ideal, k))
+            for k, name in grid.cutoffs("nerr@")}
+
+
+def gdeval_ndcg(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """ndcg@k = sum over ranks i <= k of (2^g_i - 1) / log(i + 1), divided by the same sum
+    over the ideal ranking (gdeval's ``dcg``; Burges et al. ICML 2005)."""
+    rows = grid.shared(_graded_rows)
+    terms = (2.0**rows.grade - 1.0) / np.log(rows.rank + 1.0)
+    ideal = (2.0**rows.ideal_grade - 1.0) / np.log(rows.ideal_position + 1.0)
+    return {name: ratio(_per_cell(grid, terms, k), _per_ideal(grid, ideal, k))
+            for k, name in grid.cutoffs("ndcg@")}
+
+
+ERR = measure_at_cutoffs(
+    "err@", expected_reciprocal_rank,
+    "Expected reciprocal rank over the first {k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
+    "R_i = (2^grade - 1) / 16, grades capped at 4.",
+    f"{CHAPELLE}, eq. 4; {GDEVAL}",
+)
+NERR = measure_at_cutoffs(
+    "nerr@", normalised_err,
+    "err@{k} divided by the err@{k} of the ideal ranking (judged grades, best first).",
+    f"{CHAPELLE}, normalised by the ideal ranking",
+)
+NDCG = measure_at_cutoffs(
+    "ndcg@", gdeval_ndcg,
+    "nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as "
+    "gdeval computes it (grades capped at 4).",
+    f"Burges et al., ICML 2005; {GDEVAL}",
+)

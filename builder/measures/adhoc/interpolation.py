@@ -1,4 +1,5 @@
-"""Interpolated precision at recall levels, and the three ways to round the recall cutoff.
+"""Interpolated precision at recall levels (``iprec_at_recall``, ``11pt_avg``), and the three
+ways to round the recall cutoff.
 
 Interpolated precision at recall x (seed 004, the "interpolated" table of a TREC appendix):
 the best precision at or after the rank of the c-th relevant document, with c = ceil(x * R)
@@ -11,17 +12,27 @@ for R relevant documents; 0 when the run retrieves fewer than c relevant documen
   so c = 2 where ceil(2.1) = 3 (also x = 0.3, R = 57; x = 0.7, R = 23, 33, 43, 53 ...).
 - ``lround``: c = lround(x * R) (trec_eval 10.0): rounds to nearest, e.g. x = 0.1, R = 14 gives
   c = 1 where ceil(1.4) = 2.
+
+We differ from trec_eval 9.0.8 by default: ``exact`` is the default, as the NIST appendices;
+``trec_eval_9`` and ``lround`` are options (and the 9.0.8 and 10.0 profiles).
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Literal
 
 import numpy as np
 import pandas as pd
 
-Interpolation = Literal["exact", "trec_eval_9", "lround"]
+from builder.measures.adhoc.grid import AdhocGrid
+from builder.measures.adhoc.trec_eval.profiles import Interpolation
+from builder.measures.adhoc.trec_measure import (
+    TREC_BOOK,
+    TREC_EVAL,
+    adhoc_measure,
+    single_value_measure,
+    trec_measure,
+)
 
 RECALL_LEVELS: tuple[str, ...] = tuple(f"{i / 10:.2f}" for i in range(11))
 """The eleven standard recall levels, as trec_eval prints them."""
@@ -69,3 +80,54 @@ def interpolated_precision(
     if not len(best_after):
         return np.zeros(len(cutoffs))
     return np.where(reachable, best_after[np.where(reachable, first_rel + wanted - 1, 0)], 0.0)
+
+
+def _best_precision(grid: AdhocGrid) -> tuple[np.ndarray, np.ndarray]:
+    """Per relevant row the best precision at or after it, and each cell's first relevant row."""
+    best_after = best_precision_after(grid.relevant_cell, grid.precision)
+    return best_after, np.searchsorted(grid.relevant_cell, np.arange(grid.num_cells))
+
+
+def _at_recall(grid: AdhocGrid, level: str | float) -> np.ndarray:
+    best_after, first_index = grid.shared(_best_precision)
+    cutoffs = recall_cutoffs(level, grid.R, grid.interpolation)
+    return interpolated_precision(best_after, first_index, grid.num_rel_ret, cutoffs)
+
+
+def precision_at_recall(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """iprec_at_recall_x: the best precision at or after the c-th relevant document, c the
+    grid's rounding of x * R; 0 when fewer than c are retrieved (TREC book; trec_eval 8.1)."""
+    return {name: _at_recall(grid, level) for level, name in grid.levels("iprec_at_recall")}
+
+
+INTERPOLATION_DIFFERS = (
+    "Cutoff c = ceil(x*R) exactly (trec_eval 8.1, NIST appendices); trec_eval 9.0.8 uses "
+    "(long)(x*R+0.9), which gives c = 2 for x = 0.7, R = 3 (float error), and 10.0 uses "
+    "lround(x*R), c = 1 for x = 0.1, R = 14. Option interpolation = exact | trec_eval_9 | lround."
+)
+IPREC_AT_RECALL = trec_measure(
+    "iprec_at_recall", precision_at_recall,
+    *(adhoc_measure(
+        f"iprec_at_recall_{level}",
+        f"Interpolated precision at recall {level}: best precision at or after the "
+        f"ceil({level}*R)-th relevant document.",
+        f"{TREC_BOOK}, interpolated recall-precision table; trec_eval 8.1",
+        params={"recall": float(level)},
+        differs=INTERPOLATION_DIFFERS,
+    ) for level in RECALL_LEVELS),
+)
+
+
+def eleven_point_average(grid: AdhocGrid) -> dict[str, np.ndarray]:
+    """The mean of iprec_at_recall over the levels 0.0, 0.1 ... 1.0 (or those given),
+    summed in level order (TREC book; m_11pt_avg.c)."""
+    levels = grid.params.doubles("11pt_avg")
+    return {grid.name("11pt_avg"): sum(_at_recall(grid, level) for level in levels) / len(levels)}
+
+
+ELEVEN_POINT_AVERAGE = single_value_measure(
+    "11pt_avg", eleven_point_average,
+    "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
+    f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
+    differs=INTERPOLATION_DIFFERS,
+)

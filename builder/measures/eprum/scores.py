@@ -38,35 +38,6 @@ def level_name(level: int) -> str:
 LEVEL_NAMES = tuple(level_name(level) for level in STANDARD_LEVELS)
 
 
-def declare_eprum_measures(family: str) -> None:
-    """The measures every topic has (the natural recall points, whose number varies with the
-    topic, are printed by ``appendix eprum``: ``P[r=k]``, ``ML*[r=k]``)."""
-    for level, name in zip(STANDARD_LEVELS, LEVEL_NAMES):
-        register(
-            Measure(
-                name,
-                family,
-                f"Expected precision at recall level {level / 100:.2f} under the user model: "
-                f"E[ML*_r] E[A_r/ML_r] with r = ceil({level / 100:.2f} t) (at least 1), "
-                "averaged over satisfaction levels.",
-                f"{REFERENCE}, section 2 and eq. 4-5, 7",
-                params={"recall": level / 100},
-            )
-        )
-    register(
-        Measure(
-            AVERAGE,
-            family,
-            "EPRUM average: mean of the expected precision at the natural recall points "
-            "r = 1..t (average precision under the classical model).",
-            f"{REFERENCE}, eq. 4-5 (average over recall points as in section 7)",
-        )
-    )
-
-
-declare_eprum_measures(FAMILY)
-
-
 @dataclass(frozen=True)
 class IdealSet:
     """A campaign's ideal elements and, optionally, its ideal list.
@@ -191,6 +162,38 @@ def topic_results(
             if result is not None:
                 results[(name, topic)] = result
     return results
+
+
+def declare_eprum_measures(family: str) -> None:
+    """The measures every topic has, computed by ``topic_results`` (the natural recall points,
+    whose number varies with the topic, are printed by ``appendix eprum``: ``P[r=k]``,
+    ``ML*[r=k]``)."""
+    for level, name in zip(STANDARD_LEVELS, LEVEL_NAMES):
+        register(
+            Measure(
+                name,
+                family,
+                f"Expected precision at recall level {level / 100:.2f} under the user model: "
+                f"E[ML*_r] E[A_r/ML_r] with r = ceil({level / 100:.2f} t) (at least 1), "
+                "averaged over satisfaction levels.",
+                f"{REFERENCE}, section 2 and eq. 4-5, 7",
+                params={"recall": level / 100},
+                computed_by=topic_results,
+            )
+        )
+    register(
+        Measure(
+            AVERAGE,
+            family,
+            "EPRUM average: mean of the expected precision at the natural recall points "
+            "r = 1..t (average precision under the classical model).",
+            f"{REFERENCE}, eq. 4-5 (average over recall points as in section 7)",
+            computed_by=topic_results,
+        )
+    )
+
+
+declare_eprum_measures(FAMILY)
 
 
 def score_rows(results: dict[tuple[str, str], TopicEprum], key: str = "run") -> pd.DataFrame:

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from builder.measures.adhoc.declarations import CUTOFFS
 from builder.measures.adhoc.interpolation import RECALL_LEVELS
+from builder.measures.adhoc.trec_eval.params import CUTOFFS
 from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page

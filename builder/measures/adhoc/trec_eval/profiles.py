@@ -21,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from builder.measures.adhoc.interpolation import Interpolation
-
 ProfileName = Literal["8.1", "9.0.8", "9.0.8-float", "10.0"]
+Interpolation = Literal["exact", "trec_eval_9", "lround"]
+"""How interpolated precision rounds its recall cutoff x * R: ceil (the appendices, 8.1),
+(long)(x * R + 0.9) (9.0.x) or lround (10.0); ``builder.measures.adhoc.interpolation``."""
 
 
 @dataclass(frozen=True)

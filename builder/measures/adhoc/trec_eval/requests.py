@@ -11,17 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from builder.measures.adhoc.scores import TREC_EVAL_TABLE
 from builder.measures.adhoc.trec_eval.params import AdhocParams
 
-FAMILY_ORDER = (
-    "runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
-    "recip_rank", "iprec_at_recall", "P", "recall", "infAP", "gm_bpref", "Rprec_mult",
-    "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
-    "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
-    "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj", "err@", "nerr@", "ndcg@", "judged@",
-)  # fmt: skip
-"""trec_eval 10.0's ``te_trec_measures`` order, restricted to the numeric measures we compute
-(``relstring``, a string, is not one), then the measures beyond trec_eval."""
+FAMILY_ORDER = ("runid", *(measure.name for measure in TREC_EVAL_TABLE))
+"""``runid``, then the measures of ``TREC_EVAL_TABLE`` in its order: trec_eval 10.0's
+``te_trec_measures`` order, restricted to the numeric measures we compute (``relstring``, a
+string, is not one), then the measures beyond trec_eval."""
 TREC_EVAL_FAMILIES = FAMILY_ORDER[: FAMILY_ORDER.index("unj") + 1]
 NEW_IN_10 = ("rbp", "rbp_resid", "unj")
 NICKNAMES: dict[str, tuple[str, ...]] = {

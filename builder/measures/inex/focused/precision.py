@@ -40,7 +40,9 @@ NO_RELEVANT_TEXT = (
 def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
     """Declare the measures shared by the focused and thorough families (``sizes``: how the
     family counts a result's characters where it departs from, or offers an option against,
-    the official program; said on every measure made of them)."""
+    the official program; said on every measure made of them), each naming the function that
+    computes its column: ``count_table``, ``ratio_table``, ``interpolated_precision``,
+    ``average_interpolated_precision`` (the thorough family's over its results counted once)."""
     counts = {
         "num_ret": "articles retrieved",
         "num_rel": "relevant articles in the qrels",
@@ -51,7 +53,8 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
     }
     for name, what in counts.items():
         register(Measure(name, family, f"Number of {what}.", INEX_EVAL, aggregation=Aggregation.SUM,
-                         differs=sizes if name in ("ret_size", "rel_ret_size") else ""))
+                         differs=sizes if name in ("ret_size", "rel_ret_size") else "",
+                         computed_by=count_table))
     register(Measure("num_q", family, "Topics averaged over.", INEX_EVAL, aggregation=Aggregation.COUNT))
     ratios = {
         "art_prec": "num_rel_ret / num_ret",
@@ -65,7 +68,7 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
         differs = [sizes if name.startswith("char") else "",
                    NO_RELEVANT_TEXT if name.endswith("_rec") else ""]
         register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL,
-                         differs=" ".join(d for d in differs if d)))
+                         differs=" ".join(d for d in differs if d), computed_by=ratio_table))
     for i, name in enumerate(IP_NAMES):
         register(
             Measure(
@@ -75,6 +78,7 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
                 f"{cite('kamps2008', 'eq. 1-2')}; {cite('pal2008')}; {INEX_EVAL}",
                 params={"recall": i / 100},
                 differs=sizes,
+                computed_by=interpolated_precision,
             )
         )
     register(
@@ -84,6 +88,7 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
             "Average interpolated precision over the 101 recall points (per topic).",
             f"{cite('pal2008')}; {INEX_EVAL}",
             differs=sizes,
+            computed_by=average_interpolated_precision,
         )
     )
     register(
@@ -93,11 +98,9 @@ def declare_inex_eval_measures(family: str, sizes: str = "") -> None:
             "Mean over topics of AiP (the summary row of AiP).",
             f"{cite('kamps2008', 'section 4.2')}; {cite('pal2008')}; {INEX_EVAL}",
             per_topic="AiP",
+            computed_by=average_interpolated_precision,
         )
     )
-
-
-declare_inex_eval_measures(FAMILY)
 
 
 def interpolated_precision(ranked: RankedPassages) -> tuple[np.ndarray, np.ndarray]:
@@ -198,3 +201,6 @@ def ratio_table(counts: pd.DataFrame, no_relevant_text: str = "zero") -> pd.Data
             "char_f1": harmonic_mean(char_prec, char_rec),
         }
     )
+
+
+declare_inex_eval_measures(FAMILY)  # here, once the functions it names are defined

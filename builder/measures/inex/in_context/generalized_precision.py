@@ -1,4 +1,5 @@
-"""Generalized precision and recall over ranked articles: gP[r], gR[r], AgP, MAgP.
+"""Generalized precision and recall over ranked articles: gP[r], gR[r], AgP, MAgP, and the
+in-context family's measures in the registry, declared below the function that computes them.
 
 Given the score S(d_i) of the article at rank i and rel(d_i) = 1 when it has relevant text
 (seed 001, section 5.2):
@@ -31,7 +32,8 @@ import numpy as np
 import pandas as pd
 
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC
-from builder.measures.registry import Aggregation, measures_of
+from builder.measures.bibliography import cite
+from builder.measures.registry import Aggregation, Measure, measures_of, register
 
 FAMILY = "in-context"
 ShortRuns = Literal["inex_eval", "paper"]
@@ -206,3 +208,52 @@ def _long(wide: pd.DataFrame, measures: list[str]) -> pd.DataFrame:
             "value": values.ravel(),
         }
     )
+
+
+NO_RELEVANT_TEXT = (
+    "A topic without relevant text: inex_eval 3.1 prints NaN for its gR[r] and AgP (0/0), "
+    "which makes their means (MAgP) NaN; appendix prints 0 so that a mean stays readable on a "
+    "leaderboard (option no_relevant_text: nan prints inex_eval's NaN).")
+
+
+def _declare() -> None:
+    """Every measure as inex_eval 3.1 prints it, with its source and where appendix departs
+    from the paper or the program; all computed by ``generalized_scores``."""
+    counts = {
+        "num_ret": "retrieved articles",
+        "num_rel": "relevant articles in the qrels",
+        "num_rel_ret": "relevant articles retrieved",
+        "ret_size": "retrieved characters (relevant in context tasks only)",
+        "rel_size": "relevant characters in the qrels",
+        "rel_ret_size": "relevant characters retrieved (relevant in context tasks only)",
+    }
+    for name, description in counts.items():
+        register(Measure(name, FAMILY, description, "inex_eval 3.1", aggregation=Aggregation.SUM,
+                         computed_by=generalized_scores))
+    register(Measure("num_q", FAMILY, "topics evaluated", "inex_eval 3.1", aggregation=Aggregation.COUNT))
+    short = "inex_eval 3.1 reports gP[n] for a topic with n < r articles; option: the sum of eq. 11 of Kamps et al. 2008 divided by r"
+    for r in RANKS:
+        register(Measure(f"gP[{r}]", FAMILY, f"generalized precision at rank {r}",
+                         cite("kamps2008", "eq. 11"), {"rank": r}, short,
+                         computed_by=generalized_scores))
+        register(Measure(f"gR[{r}]", FAMILY, f"generalized recall at rank {r}",
+                         cite("kamps2008", "eq. 12"), {"rank": r},
+                         f"inex_eval 3.1: gR[n] when n < r. {NO_RELEVANT_TEXT}",
+                         computed_by=generalized_scores))
+    article_scores = (
+        "article score: F-beta, beta = 0.25 as inex_eval 3.1 (Kamps et al. 2008: beta = 1); restricted: "
+        "precision read with a tolerance of 300 irrelevant characters; best in context: "
+        "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
+    )
+    register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
+                     differs=f"{article_scores}. {NO_RELEVANT_TEXT}", computed_by=generalized_scores))
+    register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
+                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT}",
+                     per_topic="AgP", computed_by=generalized_scores))
+    for point, name in enumerate(recall_point_names()):
+        register(Measure(name, FAMILY, "interpolated generalized precision at recall "
+                         f"{point / 10:.1f} (mean over topics)", "inex_eval 3.1",
+                         {"recall": point / 10}, computed_by=generalized_scores))
+
+
+_declare()

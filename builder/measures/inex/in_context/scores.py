@@ -14,7 +14,8 @@ and marks text inside each. Every retrieved article gets a score S(d) in [0, 1]
 - ``best``: the distance score of the entry point (eq. 8-10, ``builder.measures.inex.in_context.best_entry``).
 
 inex_eval counts retrieved text (``ret_size``, ``rel_ret_size``) for ``-r`` and ``-i`` only.
-The family's measures are declared in ``builder.measures.inex.in_context.declarations``.
+The family's measures are declared in ``builder.measures.inex.in_context.generalized_precision``,
+beside the function that computes them.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ import pandas as pd
 
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import InexQrels
-from builder.measures.inex.in_context import declarations as in_context_declarations  # noqa: F401 (declares the measures)
 from builder.measures.inex.in_context.best_entry import UNKNOWN_ENTRY, BepScore, best_entry_scores
 from builder.measures.inex.in_context.generalized_precision import (
     RANKS,

@@ -41,14 +41,19 @@ HIXEVAL = cite("pehcevski2006", "section 3")
 
 
 def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
-    """Declare the HiXEval measures (called once by ``builder.measures.inex.thorough.scores``, after the
-    inex_eval measures the family shares with the focused one)."""
+    """Declare the HiXEval measures, computed by ``hixeval_table`` (called once by
+    ``builder.measures.inex.thorough.scores``, after the inex_eval measures the family shares
+    with the focused one)."""
+    def hixeval(name: str, description: str, params: dict[str, int] | None = None) -> None:
+        register(Measure(name, FAMILY, description, HIXEVAL, params or {},
+                         computed_by=hixeval_table))
+
     for r in cutoffs:
-        register(Measure(f"P@{r}", FAMILY, f"HiXEval precision at rank {r}: mean of rval/size.", HIXEVAL, {"rank": r}))
-        register(Measure(f"R@{r}", FAMILY, f"HiXEval recall at rank {r}: sum of rval over Trel.", HIXEVAL, {"rank": r}))
-        register(Measure(f"F@{r}", FAMILY, f"Harmonic mean of P@{r} and R@{r}.", HIXEVAL, {"rank": r}))
-    register(Measure("MAP", FAMILY, "HiXEval average precision at natural recall levels.", HIXEVAL))
-    register(Measure("iMAP", FAMILY, "HiXEval interpolated precision averaged over 11 recall levels.", HIXEVAL))
+        hixeval(f"P@{r}", f"HiXEval precision at rank {r}: mean of rval/size.", {"rank": r})
+        hixeval(f"R@{r}", f"HiXEval recall at rank {r}: sum of rval over Trel.", {"rank": r})
+        hixeval(f"F@{r}", f"Harmonic mean of P@{r} and R@{r}.", {"rank": r})
+    hixeval("MAP", "HiXEval average precision at natural recall levels.")
+    hixeval("iMAP", "HiXEval interpolated precision averaged over 11 recall levels.")
 
 
 def seen_rsize(ranked: RankedPassages, highlights: HighlightIndex) -> np.ndarray:
