@@ -23,12 +23,28 @@ import signal
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from enum import IntEnum
 from multiprocessing.connection import Connection
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 
 Job = Callable[[], int]
+
+
+class Cost(IntEnum):
+    """Roughly how long a job takes, which places it in its queue: the costliest first, so
+    that the last jobs, which one process may be left to run while the other has finished,
+    are short. The bounds are those of the render stage's jobs for TREC-COVID round 1 (143
+    runs, 30 topics) in one process."""
+
+    HEAVY = 3
+    """100 ms or more: the long score files, the pages of the topics."""
+    MEDIUM = 2
+    """40 to 100 ms: a page over every run or pair of runs (the home page, the run-versus-run
+    data), the assets and the manifest."""
+    LIGHT = 1
+    """Under 40 ms."""
 
 
 def default_processes() -> int:

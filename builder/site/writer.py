@@ -8,6 +8,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from functools import partial
 from pathlib import Path
@@ -18,13 +19,10 @@ from builder.config.schema import SiteSpec
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
 from builder.site.manifest import input_files, manifest, write_manifest
-from builder.site.models import Page
-from builder.site.pages import campaign as site_pages
+from builder.site.models import Page, SiteBuild
+from builder.site.pages import PAGES
 from builder.site.pages.downloads import Download, listing, task_downloads, write_download
-from builder.site.pages.reliability import reliability_page
-from builder.site.pages.run_pairs import compare_page, write_compare_data
-from builder.site.pages.significance import significance_page
-from builder.site.parallel import Job, run_jobs
+from builder.site.parallel import Cost, Job, run_jobs
 from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
@@ -79,21 +77,26 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
         "version": __version__,
     }
     env = environment()
+    build = SiteBuild(site, analyses, out)
     files = {a.spec.id: task_downloads(a, site.relative, site.config.publish_inputs)
              for a in analyses}
-    count = run_jobs(_jobs(site, analyses, files, env, out, context, when), processes)
-    downloads = {task: listing(written, out) for task, written in files.items()}
-    count += render_pages(env, [site_pages.downloads_page(analyses, downloads)], out, context)
-    return count
+    count = run_jobs(_jobs(build, files, env, context, when), processes)
+    listed = replace(build, downloads={task: listing(written, out)
+                                       for task, written in files.items()})
+    listing_pages = [page for builder in PAGES if builder.lists_downloads
+                     for make in builder.calls(listed) for page in make()]
+    return count + render_pages(env, listing_pages, out, context)
 
 
-def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Download]], env,
-          out: Path, context: dict[str, Any], when: datetime) -> list[list[Job]]:
-    """Every file but the downloads page (it lists the downloads' sizes), each job writing its
-    own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks (what a
-    task's run pages share, such as the ad hoc curves, is a lazy table of its evaluation, made
-    once per process by its first chunk there); then the other pages, the downloads, the
-    assets and the manifest."""
+def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict[str, Any],
+          when: datetime) -> list[list[Job]]:
+    """Every file but the pages that list the downloads (with their sizes), each job writing
+    its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks
+    (what a task's run pages share, such as the ad hoc curves, is a lazy table of its
+    evaluation, made once per process by its first chunk there); then the other pages
+    (``builder.site.pages.PAGES``), the downloads, the assets and the manifest, the
+    costliest first."""
+    site, out = build.spec, build.out
 
     def assets_and_manifest() -> int:
         copy_assets(out)
@@ -110,39 +113,15 @@ def _jobs(site: SiteSpec, analyses: list[SiteTask], files: dict[str, list[Downlo
         return write
 
     run_page_jobs = []
-    for analysis in analyses:
+    for analysis in build.tasks:
         for start in range(0, len(analysis.runs), RUN_PAGES_PER_JOB):
             chunk = range(start, min(start + RUN_PAGES_PER_JOB, len(analysis.runs)))
             run_page_jobs.append(pages(partial(run_pages, analysis, chunk)))
-    # Roughly the costliest first, so that the last jobs, which may be left to one process
-    # while the other has finished, are short.
-    other_jobs = [download(file) for written in files.values() for file in written[:2]]
-    other_jobs.append(assets_and_manifest)
-    for analysis in analyses:
-        other_jobs.append(pages(partial(site_pages.validation_pages, analysis, site.relative)))
-        other_jobs.append(pages(partial(_significance_pages, analysis)))
-        other_jobs.append(pages(partial(_reliability_pages, analysis)))
-        other_jobs.append(pages(partial(_topic_pages, analysis)))
-        other_jobs.append(pages(partial(_compare_pages, analysis, out)))
-    other_jobs += [download(file) for written in files.values() for file in written[2:]]
-    other_jobs.append(pages(lambda: [site_pages.home_page(site, analyses),
-                                     site_pages.measures_page(analyses)]))
-    return [run_page_jobs, other_jobs]
-
-
-def _significance_pages(analysis: SiteTask) -> list[Page]:
-    return [page for page in [significance_page(analysis)] if page is not None]
-
-
-def _reliability_pages(analysis: SiteTask) -> list[Page]:
-    return [page for page in [reliability_page(analysis)] if page is not None]
-
-
-def _compare_pages(analysis: SiteTask, out: Path) -> list[Page]:
-    """The run-versus-run page and the data file it reads (``builder.site.pages.run_pairs``)."""
-    write_compare_data(analysis, out)
-    return [page for page in [compare_page(analysis)] if page is not None]
-
-
-def _topic_pages(analysis: SiteTask) -> list[Page]:
-    return [site_pages.topic_index_page(analysis), *site_pages.topic_pages(analysis)]
+    other_jobs = [(file.cost, download(file)) for written in files.values() for file in written]
+    other_jobs.append((Cost.MEDIUM, assets_and_manifest))
+    other_jobs += [(builder.cost, pages(make)) for builder in PAGES
+                   if not builder.lists_downloads for make in builder.calls(build)]
+    # The costliest first (in the order listed among equals), so that the last jobs, which
+    # may be left to one process while the other has finished, are short.
+    other_jobs.sort(key=lambda job: -job[0])
+    return [run_page_jobs, [job for _, job in other_jobs]]

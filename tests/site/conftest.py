@@ -1,4 +1,5 @@
-"""Fixtures of the site tests: the demo site built once per session, one shared browser."""
+"""Fixtures of the site tests: the demo site built once per session, the demo campaign's
+analyses (the render stage's input), one shared browser."""
 
 from __future__ import annotations
 
@@ -12,6 +13,19 @@ from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_p
 
 DEMO_CONFIG = ROOT / "site_config.yml"
 COVID_CONFIG = ROOT / "examples" / "trec_covid_round1.yml"
+
+
+@pytest.fixture(scope="module")
+def demo_analyses():
+    """The demo campaign's site spec and each task's analysis, as the render stage takes them."""
+    from builder.pipeline.analysis import analyse
+    from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
+
+    site = load_config(DEMO_CONFIG)
+    inputs = [read_task(task) for task in site.tasks]
+    for task_inputs in inputs:
+        validate_task(task_inputs)
+    return site, [analyse(evaluate_task(task_inputs)) for task_inputs in inputs]
 
 
 @pytest.fixture(scope="session")

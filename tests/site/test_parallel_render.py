@@ -10,24 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from builder.pipeline.analysis import analyse
-from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 from builder.site.parallel import RenderWorkerError, default_processes, run_jobs
 from builder.site.writer import render_site
 from tests.site.site_checks import file_hashes
-from tests.site.test_build import CONFIG, build_demo
+from tests.site.test_build import build_demo
 
 pytestmark = pytest.mark.skipif(default_processes() < 2,
                                 reason="needs fork and two cores for the two-process path")
-
-
-@pytest.fixture(scope="module")
-def demo_analyses():
-    site = load_config(CONFIG)
-    inputs = [read_task(task) for task in site.tasks]
-    for task_inputs in inputs:
-        validate_task(task_inputs)
-    return site, [analyse(evaluate_task(task_inputs)) for task_inputs in inputs]
 
 
 def test_one_and_two_processes_render_the_same_bytes_and_count(demo_analyses, tmp_path):

@@ -1,4 +1,5 @@
-"""Per-task downloads: all per-topic scores and the summaries as CSV and JSON, and findings.
+"""Per-task downloads: all per-topic scores and the summaries as CSV and JSON, and findings;
+and the downloads page that lists them.
 
 The long score table keeps trec_eval's layout (run, topic, measure, value); the summary is
 wide (one row per run, one column per measure). Rows are sorted, so files are byte-identical
@@ -26,18 +27,22 @@ import pyarrow.compute as pc
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.manifest import sha256
+from builder.site.models import Page, PageBuilder, Scope, SiteBuild
+from builder.site.parallel import Cost
 from builder.stats.significance.tables import format_significance
 
 
 @dataclass(frozen=True)
 class Download:
-    """One download file of a task: its name, what the downloads page says of it, and how to
-    write it (the table is made when written, so the files can be written in parallel)."""
+    """One download file of a task: its name, what the downloads page says of it, how to
+    write it (the table is made when written, so the files can be written in parallel) and
+    how long that takes, roughly (its place in the render queue)."""
 
     task: str
     name: str
     description: str
     write: Callable[[Path], None]
+    cost: Cost = Cost.LIGHT
 
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
@@ -64,7 +69,7 @@ def readable_size(size: int) -> str:
 
 def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
                    publish_inputs: bool = False) -> list[Download]:
-    """The task's download files, most costly first, not yet written; with
+    """The task's download files, not yet written; with
     ``publish_inputs``, its input files too (``input_downloads``)."""
     from builder.site.pages.paper_tables import leaderboard_latex, leaderboard_markdown
 
@@ -72,9 +77,9 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
     scores = cache(partial(_long_scores, analysis))  # laid out once for both files
     files = [
         Download(task, "scores.json", "the same, as JSON records (values at full precision)",
-                 lambda path: write_long_json(scores(), path)),
+                 lambda path: write_long_json(scores(), path), Cost.HEAVY),
         Download(task, "scores.csv", "every run's per-topic scores (run, topic, measure, value)",
-                 lambda path: write_long_csv(scores(), path)),
+                 lambda path: write_long_csv(scores(), path), Cost.HEAVY),
         Download(task, "summary.csv", "every run's scores over all topics, one row per run",
                  lambda path: _write_csv(_summary(analysis), path)),
         Download(task, "summary.json", "the same, as JSON records",
@@ -89,10 +94,11 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
     ]
     report = analysis.significance
     if report is not None:
-        files.insert(2, Download(
+        files.append(Download(
             task, "significance.csv", "every pair of runs tested (as appendix compare prints "
             "it): " + report.settings.describe(),
-            lambda path: path.write_text(format_significance(report.table), encoding="utf-8")))
+            lambda path: path.write_text(format_significance(report.table), encoding="utf-8"),
+            Cost.MEDIUM))
     if publish_inputs:
         files += input_downloads(analysis)
     return files
@@ -149,6 +155,16 @@ def listing(files: list[Download], out: Path) -> list[dict[str, str]]:
         return len(LISTING_ORDER), download.name  # the inputs, by name
 
     return [download.listed(out) for download in sorted(files, key=order)]
+
+
+def downloads_pages(build: SiteBuild) -> list[Page]:
+    """The downloads page: each task's files, with their sizes (so, once they are written)."""
+    page = Page("downloads.html", "downloads.html", "Downloads")
+    page.context = {"tasks": [(a, build.downloads.get(a.spec.id, [])) for a in build.tasks]}
+    return [page]
+
+
+DOWNLOADS_PAGE = PageBuilder("downloads", Scope.SITE, downloads_pages, lists_downloads=True)
 
 
 def _long_scores(analysis: TaskAnalysis) -> LongScores:

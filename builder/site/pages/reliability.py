@@ -11,8 +11,9 @@ from typing import Any
 import pandas as pd
 
 from builder.site import plots
-from builder.site.models import Figure, Page
-from builder.site.paths import SiteTask, run_page, table_csv
+from builder.site.models import Figure, Page, PageBuilder, Scope, SiteBuild
+from builder.site.parallel import Cost
+from builder.site.paths import SiteTask, run_page
 from builder.site.tables import Cell, Table, number, signed, text
 
 SAMPLE_LABELS = {"pool": "Pool sampling", "topics": "Topic sampling"}
@@ -191,10 +192,12 @@ def _pool_bias_table(analysis: SiteTask) -> Table:
                   "Rank, team left out", "Relevant documents only the team found"], rows)
 
 
-def reliability_page(analysis: SiteTask) -> Page | None:
+def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
+    """The task's reliability page: stability under sampling, error rates, scores under tie
+    orders and pool bias, whichever were computed ([]: no reliability analysis)."""
     report = analysis.reliability
     if report is None:
-        return None
+        return []
     spec = analysis.spec
     page = Page(reliability_page_path(spec.id), "reliability.html", f"{spec.title}: reliability")
     summary = report.stability_summary()
@@ -217,15 +220,16 @@ def reliability_page(analysis: SiteTask) -> Page | None:
         page.tables.append(_tie_table(analysis))
     if len(report.pool_bias):
         page.tables.append(_pool_bias_table(analysis))
-    for table in page.tables:
-        table.csv = table_csv(page.path, table.id)
     settings = report.settings
     page.context = {
         "analysis": analysis, "report": report, "samples": samples,
         "levels": ", ".join(f"{100 * v:g}%" for v in settings.levels),
         "references": REFERENCES,
     }
-    return page
+    return [page.with_table_csvs()]
+
+
+RELIABILITY_PAGE = PageBuilder("reliability", Scope.TASK, reliability_pages, Cost.MEDIUM)
 
 
 def with_reliability_lines(analysis: SiteTask, pages: list[Page]) -> list[Page]:

@@ -20,7 +20,8 @@ import numpy as np
 import pandas as pd
 
 from builder.config.significance import JOINT_TESTS, TEST_LABELS
-from builder.site.models import Page
+from builder.site.models import Page, PageBuilder, Scope, SiteBuild
+from builder.site.parallel import Cost
 from builder.site.paths import SiteTask, run_page, topic_page
 
 DATA_VARIABLE = "APPENDIX_RUN_PAIRS"
@@ -159,18 +160,18 @@ def compare_data_script(data: dict[str, Any]) -> str:
 
 
 def write_compare_data(analysis: SiteTask, out: Path) -> None:
-    """Write ``{task}/compare-data.js`` under ``out`` (nothing when the task has no pair)."""
-    if not has_pairs(analysis):
-        return
+    """Write ``{task}/compare-data.js`` under ``out``."""
     path = out / compare_data_path(analysis.spec.id)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(compare_data_script(compare_data(analysis)), encoding="utf-8")
 
 
-def compare_page(analysis: SiteTask) -> Page | None:
-    """The comparison page of the task (None: fewer than two runs to compare)."""
+def compare_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
+    """The comparison page of the task, its data file written beside it in the staging folder
+    ([] and no file: fewer than two runs to compare)."""
     if not has_pairs(analysis):
-        return None
+        return []
+    write_compare_data(analysis, build.out)
     spec = analysis.spec
     page = Page(compare_page_path(spec.id), "compare.html", f"{spec.title}: run versus run")
     report = analysis.significance
@@ -181,4 +182,7 @@ def compare_page(analysis: SiteTask) -> Page | None:
         "settings": report.settings.describe() if report is not None else None,
         "significance": f"{spec.id}/significance.html" if report is not None else None,
     }
-    return page
+    return [page]
+
+
+COMPARE_PAGE = PageBuilder("compare", Scope.TASK, compare_pages, Cost.MEDIUM)

@@ -16,7 +16,7 @@ import pandas as pd
 
 from builder.config.significance import JOINT_TESTS
 from builder.site import plots
-from builder.site.models import Page
+from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
 from builder.site.tables import Cell, Table, number, numbers, signed_numbers
@@ -41,11 +41,12 @@ def top_group_marks(analysis: SiteTask) -> dict[str, str] | None:
     return {run: TOP_GROUP_MARK if run in group else "" for run in analysis.runs}
 
 
-def significance_page(analysis: SiteTask) -> Page | None:
-    """Per measure: the heatmap of adjusted p-values, the top group; the discriminative power."""
+def significance_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
+    """The task's significance page: per measure, the heatmap of adjusted p-values and the top
+    group; the discriminative power ([]: no test run)."""
     report = analysis.significance
     if report is None:
-        return None
+        return []
     spec = analysis.spec
     page = Page(significance_page_path(spec.id), "significance.html",
                 f"{spec.title}: significance tests")
@@ -72,13 +73,14 @@ def significance_page(analysis: SiteTask) -> Page | None:
     page.tables = [Table("discriminative-power", "Discriminative power: the fraction of pairs "
                          "of runs significantly different, per measure",
                          ["Measure", "Pairs", "Significant pairs", "Discriminative power"], rows)]
-    for table in page.tables:
-        table.csv = table_csv(page.path, table.id)
     page.context = {"analysis": analysis, "settings": report.settings.describe(),
                     "warnings": report.warnings(), "measures": measures,
                     "download": f"{spec.id}/downloads/significance.csv",
                     "compare": compare_page_path(spec.id) if pairs else None}
-    return page
+    return [page.with_table_csvs()]
+
+
+SIGNIFICANCE_PAGE = PageBuilder("significance", Scope.TASK, significance_pages)
 
 
 VERDICTS = {"better": "significantly better", "worse": "significantly worse",
