@@ -1,4 +1,9 @@
-"""Shared fixtures: where the real campaigns of ../shared/data live."""
+"""Shared fixtures: where the real campaigns and the official programs of ../shared live.
+
+A test that reads ``../shared/data`` or ``../shared/tools`` takes the fixture ``shared_data``,
+``shared_tools`` or ``robust03_folder`` (never the path itself), so that without them it is
+skipped with the reason, and in CI (``CI=true``, where ``.ci/run`` has already refused to
+start without them) it fails."""
 
 from __future__ import annotations
 
@@ -9,16 +14,35 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_TOOLS = ROOT.parent / "shared" / "tools"
+
+
+def shared_folder(folder: Path) -> Path:
+    """``folder`` of ``../shared``; its absence fails the run in CI and skips the test
+    elsewhere."""
+    if not folder.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{folder} is missing in CI")
+        pytest.skip(f"{folder} is missing")
+    return folder
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data``; its absence fails the run in CI and skips the test elsewhere."""
-    if not SHARED_DATA.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{SHARED_DATA} is missing in CI")
-        pytest.skip(f"{SHARED_DATA} is missing")
-    return SHARED_DATA
+    """``../shared/data``: the real campaigns, read in place."""
+    return shared_folder(SHARED_DATA)
+
+
+@pytest.fixture(scope="session")
+def shared_tools() -> Path:
+    """``../shared/tools``: the official programs' sources (trec_eval, inex_eval)."""
+    return shared_folder(SHARED_TOOLS)
+
+
+@pytest.fixture(scope="session")
+def robust03_folder(shared_data: Path) -> Path:
+    """TREC 2003 Robust: ``robust03_qrels.txt`` and ``runs/`` (17 gzip runs)."""
+    return shared_data / "robust03"
 
 
 @pytest.fixture(scope="session")

@@ -49,8 +49,8 @@ def campaign(request, shared_data):
 
 
 @pytest.fixture(scope="module")
-def trec_eval(shared_data, tmp_path_factory) -> Path:
-    source = shared_data.parent / "tools" / "trec_eval-9.0.8"
+def trec_eval(shared_tools, tmp_path_factory) -> Path:
+    source = shared_tools / "trec_eval-9.0.8"
     if shutil.which("make") is None or shutil.which("cc") is None:
         pytest.fail("make and a C compiler are needed to build trec_eval")
     folder = tmp_path_factory.mktemp("trec_eval") / "trec_eval"
