@@ -47,7 +47,7 @@ def robust03_folder(shared_data: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def stamped_demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo site built once, with the golden hashes' SOURCE_DATE_EPOCH
+    """The demo site built once, with the golden site's SOURCE_DATE_EPOCH
     (``tests.site.test_build.build_demo``), for every test that checks it or compares another
     build of the demo with it. Tests only read it (copy it to change it)."""
     from tests.site.test_build import build_demo
