@@ -63,8 +63,8 @@ def test_the_stamped_site_matches_the_golden_site(stamped_site):
     is the installed plotly's own file, not compared. ``tests.site.golden_site`` says more."""
     differences = golden_differences(stamped_site)
     assert not differences, "\n".join([
-        "the demo site differs from the golden site (after a deliberate change: "
-        "python -m tests.site.test_build --regenerate)", *differences])
+        ("the demo site differs from the golden site (after a deliberate change: "
+         "python -m tests.site.test_build --regenerate)"), *differences])
 
 
 def test_every_link_and_asset_resolves_inside_the_site(stamped_site):
