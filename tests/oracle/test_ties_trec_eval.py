@@ -20,8 +20,9 @@ import pandas as pd
 import pytest
 
 from builder.stats.reliability.adhoc_rejudge import judge_once
-from builder.stats.reliability.ties import UNLIMITED, tie_broken_scores, tie_table
+from builder.stats.reliability.ties import UNLIMITED, tie_table
 from builder.tasks.adhoc import KIND
+from tests.stats.tie_broken_runs import tie_broken_scores
 
 CAMPAIGNS = {"robust03": "robust03_qrels.txt", "trec_covid_round1": "qrels.covid-round1.txt"}
 MEASURES = ["map", "P_10", "ndcg_cut_10"]
