@@ -4,8 +4,7 @@
 
 For each reader of ``tests/formats/reader_cases.py`` (TREC run, TREC qrels, FOL run, INEX
 qrels, TREC / XML / INEX topics, run metadata CSV and YAML, config, TREC-like element runs and
-INEX XML submissions resolved over a small corpus, INEX 2005 element assessments, EPRUM
-navigation tables), EXAMPLES (default 10,000) random inputs are read, and the outcomes are
+INEX XML submissions resolved over a small corpus, EPRUM navigation tables), EXAMPLES (default 10,000) random inputs are read, and the outcomes are
 counted: read (possibly with findings), refused with the project's own ``InputError``, or
 any other exception (a bug: the first one of each kind is printed with its input). The suite runs the same property derandomised on a
 few hundred examples per reader (``tests/formats/test_reader_properties.py``).

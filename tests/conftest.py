@@ -1,4 +1,9 @@
-"""Shared fixtures: where the real campaigns of ../shared/data live."""
+"""Shared fixtures: where the real campaigns and the official programs of ../shared live.
+
+A test that reads ``../shared/data`` or ``../shared/tools`` takes the fixture ``shared_data``,
+``shared_tools`` or ``robust03_folder`` (never the path itself), so that without them it is
+skipped with the reason, and in CI (``CI=true``, where ``.ci/run`` has already refused to
+start without them) it fails."""
 
 from __future__ import annotations
 
@@ -9,21 +14,40 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = ROOT.parent / "shared" / "data"
+SHARED_TOOLS = ROOT.parent / "shared" / "tools"
+
+
+def shared_folder(folder: Path) -> Path:
+    """``folder`` of ``../shared``; its absence fails the run in CI and skips the test
+    elsewhere."""
+    if not folder.is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{folder} is missing in CI")
+        pytest.skip(f"{folder} is missing")
+    return folder
 
 
 @pytest.fixture(scope="session")
 def shared_data() -> Path:
-    """``../shared/data``; its absence fails the run in CI and skips the test elsewhere."""
-    if not SHARED_DATA.is_dir():
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"{SHARED_DATA} is missing in CI")
-        pytest.skip(f"{SHARED_DATA} is missing")
-    return SHARED_DATA
+    """``../shared/data``: the real campaigns, read in place."""
+    return shared_folder(SHARED_DATA)
+
+
+@pytest.fixture(scope="session")
+def shared_tools() -> Path:
+    """``../shared/tools``: the official programs' sources (trec_eval, inex_eval)."""
+    return shared_folder(SHARED_TOOLS)
+
+
+@pytest.fixture(scope="session")
+def robust03_folder(shared_data: Path) -> Path:
+    """TREC 2003 Robust: ``robust03_qrels.txt`` and ``runs/`` (17 gzip runs)."""
+    return shared_data / "robust03"
 
 
 @pytest.fixture(scope="session")
 def stamped_demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo site built once, with the golden hashes' SOURCE_DATE_EPOCH
+    """The demo site built once, with the golden site's SOURCE_DATE_EPOCH
     (``tests.site.test_build.build_demo``), for every test that checks it or compares another
     build of the demo with it. Tests only read it (copy it to change it)."""
     from tests.site.test_build import build_demo

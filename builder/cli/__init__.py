@@ -35,9 +35,13 @@ examples:
   appendix demo my-campaign                    write a small example campaign to try
   appendix build --config my-campaign/site_config.yml --out site
                                                build its site; open site/index.html
-  appendix evaluate qrels.txt run1 run2        scores, printed like trec_eval
-  appendix compare qrels.txt run1 run2 run3    is run1 really better than run2?
-  appendix validate run1 --qrels qrels.txt     what is wrong with a run file
+  cd my-campaign/adhoc                         then, with its ad hoc task's files:
+  appendix evaluate qrels.txt runs/irisQL.txt runs/lakeLTR.txt
+                                               scores, printed like trec_eval
+  appendix compare qrels.txt runs/irisQL.txt runs/irisQLprf.txt runs/lakeLTR.txt
+                                               is irisQLprf really better than irisQL?
+  appendix validate runs/irisBroken.txt --qrels qrels.txt
+                                               what is wrong with a run (errors: exit status 1)
 
 Each command explains itself: appendix COMMAND --help."""
 

@@ -1,7 +1,8 @@
 """The demo campaign: deterministic inputs for every task kind, written by ``appendix demo DIR``.
 
 ``WRITERS`` is the table: a subfolder of the campaign and the module writing its qrels, topics,
-runs and run metadata (the INEX kinds share one); ``write_demo`` runs each once.
+runs and run metadata (the INEX kinds share one); ``write_demo`` runs each once, then writes the
+campaign's ``site_config.yml`` (``builder.demo.config``).
 The repository's ``data/`` folder is ``write_demo``'s output, checked in so a fresh clone builds
 the demo site without generating it; ``tests/demo`` checks that the two agree byte for byte.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-from builder.demo import adhoc, inex
+from builder.demo import adhoc, config, inex
 from builder.demo.inex import elements
 
 WRITERS: dict[str, ModuleType] = {
@@ -24,9 +25,9 @@ WRITERS: dict[str, ModuleType] = {
 
 def write_demo(directory: Path) -> list[Path]:
     """Write the whole demo campaign into ``directory`` (created if missing); the folders
-    written."""
-    folders = []
+    written, then its ``site_config.yml``."""
+    written = []
     for name, module in WRITERS.items():
         module.write(Path(directory) / name)
-        folders.append(Path(directory) / name)
-    return folders
+        written.append(Path(directory) / name)
+    return [*written, config.write(Path(directory))]

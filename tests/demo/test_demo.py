@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import filecmp
 import io
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -40,6 +41,21 @@ def test_demo_command_writes_the_same_campaign(generated: Path, tmp_path: Path) 
     assert main(["demo", str(tmp_path / "out")]) == 0
     for name in _files(generated):
         assert (tmp_path / "out" / name).read_bytes() == (generated / name).read_bytes(), name
+
+
+def _without_opening_comment(text: str) -> list[str]:
+    lines = text.splitlines()
+    return lines[next(k for k, line in enumerate(lines) if not line.startswith("#")):]
+
+
+def test_the_repository_config_is_the_demo_config_over_data(generated: Path) -> None:
+    """``site_config.yml`` builds the demo site from ``data/``, the demo's own config builds it
+    from the campaign's folder: the same tasks, each input path under ``data/``."""
+    demo = _without_opening_comment((generated / "site_config.yml").read_text())
+    inputs = re.compile(r"^(\s+(?:qrels|topics|runs|run_metadata|corpus): )")
+    over_data = [inputs.sub(r"\1data/", line) for line in demo]
+    assert over_data != demo
+    assert _without_opening_comment((DATA.parent / "site_config.yml").read_text()) == over_data
 
 
 @pytest.fixture(scope="module")

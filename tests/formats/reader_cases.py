@@ -149,21 +149,6 @@ def _navigation(path: Path) -> object:
         raise InputError(error.findings) from None
 
 
-ASSESSMENTS = b"""<assessments topic="203">
-  <file collection="ieee" name="co/2000/r7108">
-    <element path="/article[1]" E="1" size="13,556" rsize="5,494"/>
-    <element path="/article[1]/bdy[1]/sec[2]/st[1]" E="?" size="30" rsize="30"/>
-  </file>
-</assessments>
-"""
-
-
-def _assessments(path: Path) -> object:
-    from builder.formats.xml.elements.qrels import read_element_assessments
-
-    return read_element_assessments(path)
-
-
 def _config(path: Path) -> object:
     from builder.pipeline.stages import load_config
 
@@ -226,8 +211,6 @@ READERS: dict[str, Reader] = {
                                _element_run),
     "inex-xml-run": Reader("submission.xml", INEX_SUBMISSION.splitlines(keepends=True),
                            _element_run),
-    "element-assessments": Reader("assessments.xml", ASSESSMENTS.splitlines(keepends=True),
-                                  _assessments),
     "eprum-navigation": Reader("navigation.txt", NAVIGATION.splitlines(keepends=True),
                                _navigation),
 }

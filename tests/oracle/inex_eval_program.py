@@ -10,8 +10,9 @@ from pathlib import Path
 import pandas as pd
 
 from builder.tasks import get_kind
+from tests.oracle.official import TOOLS
 
-JAR = Path(__file__).resolve().parents[2].parent / "shared" / "tools" / "inex_eval" / "inex_eval.jar"
+JAR = TOOLS / "inex_eval" / "inex_eval.jar"
 FLAGS = {"focused": "-f", "thorough": "-t", "relevant-in-context": "-r",
          "restricted-relevant-in-context": "-i", "best-in-context": "-b"}
 

@@ -20,6 +20,8 @@ from hypothesis import strategies as st
 
 from tests.oracle.inex_eval_program import compared, inex_eval, ours
 
+pytestmark = pytest.mark.usefixtures("shared_tools")  # every test runs inex_eval's jar
+
 
 def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
                   split: bool = False) -> tuple[str, str]:

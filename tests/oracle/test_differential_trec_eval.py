@@ -61,7 +61,7 @@ def campaigns(draw):
 
 
 @pytest.fixture(scope="module")
-def trec_eval_10(tmp_path_factory):
+def trec_eval_10(shared_tools, tmp_path_factory):
     try:
         return build_trec_eval("10.0", tmp_path_factory.mktemp("trec_eval"))
     except FileNotFoundError as missing:

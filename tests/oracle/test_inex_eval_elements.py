@@ -25,8 +25,8 @@ from builder.validate.fol_run import DEFAULT_MAX_RESULTS, validate_fol_run
 TOPICS = ["2024001", "2024002", "2024003", "2024004"]
 
 
-def _inex_eval(shared_data: Path) -> Path:
-    jar = shared_data.parent / "tools" / "inex_eval" / "inex_eval.jar"
+def _inex_eval(shared_tools: Path) -> Path:
+    jar = shared_tools / "inex_eval" / "inex_eval.jar"
     if shutil.which("java") is None:
         pytest.fail("java is needed to run inex_eval (.ci/run installs it)")
     return jar
@@ -90,7 +90,7 @@ def _official(jar: Path, flag: str, qrels: Path, fol: Path) -> pd.DataFrame:
 
 @pytest.mark.parametrize(("kind_name", "flag", "run"), [("focused", "-f", "focused.txt"),
                                                         ("thorough", "-t", "thorough.txt")])
-def test_element_run_equals_inex_eval_on_its_fol_conversion(campaign, shared_data, kind_name,
+def test_element_run_equals_inex_eval_on_its_fol_conversion(campaign, shared_tools, kind_name,
                                                             flag, run):
     root, index = campaign
     kind = get_kind(kind_name)
@@ -104,7 +104,7 @@ def test_element_run_equals_inex_eval_on_its_fol_conversion(campaign, shared_dat
     ours = kind.evaluate(qrels, table, kind.options_model()).scores
     converted = root / f"{run}.fol"
     converted.write_text(write_fol(fol))
-    official = _official(_inex_eval(shared_data), flag, root / "qrels.txt", converted)
+    official = _official(_inex_eval(shared_tools), flag, root / "qrels.txt", converted)
     merged = official.merge(ours, on=["measure", "topic"], how="left")
     assert len(official) > 150  # per topic: counts, iP[0.00-0.10], AiP; all: 101 iP
     assert merged["value"].notna().all(), merged[merged["value"].isna()].head()

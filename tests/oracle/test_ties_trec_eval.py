@@ -20,8 +20,9 @@ import pandas as pd
 import pytest
 
 from builder.stats.reliability.adhoc_rejudge import judge_once
-from builder.stats.reliability.ties import UNLIMITED, tie_broken_scores, tie_table
+from builder.stats.reliability.ties import UNLIMITED, tie_table
 from builder.tasks.adhoc import KIND
+from tests.stats.tie_broken_runs import tie_broken_scores
 
 CAMPAIGNS = {"robust03": "robust03_qrels.txt", "trec_covid_round1": "qrels.covid-round1.txt"}
 MEASURES = ["map", "P_10", "ndcg_cut_10"]
@@ -49,8 +50,8 @@ def campaign(request, shared_data):
 
 
 @pytest.fixture(scope="module")
-def trec_eval(shared_data, tmp_path_factory) -> Path:
-    source = shared_data.parent / "tools" / "trec_eval-9.0.8"
+def trec_eval(shared_tools, tmp_path_factory) -> Path:
+    source = shared_tools / "trec_eval-9.0.8"
     if shutil.which("make") is None or shutil.which("cc") is None:
         pytest.fail("make and a C compiler are needed to build trec_eval")
     folder = tmp_path_factory.mktemp("trec_eval") / "trec_eval"

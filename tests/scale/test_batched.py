@@ -18,16 +18,17 @@ from builder.pipeline.execution.topic_files import split_by_topics
 from tests.scale.site_compare import compare_sites
 from tests.site.test_build import build_demo
 
-ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
+
+def robust03_args(folder: Path) -> list[str]:
+    """The qrels and the 17 runs of robust03 (``folder``), as ``appendix evaluate`` takes them."""
+    runs = sorted(str(p) for p in (folder / "runs").iterdir())
+    return [str(folder / "robust03_qrels.txt"), *runs]
 
 
-def robust03_args() -> list[str]:
-    runs = sorted(str(p) for p in (ROBUST03 / "runs").iterdir())
-    return [str(ROBUST03 / "robust03_qrels.txt"), *runs]
-
-
-def evaluate_output(capsys, *options: str) -> str:
-    assert main(["evaluate", "-q", "-c", "--format", "tsv", *options, *robust03_args()]) == 0
+def evaluate_output(capsys, folder: Path, *options: str) -> str:
+    """``appendix evaluate -q -c --format tsv OPTIONS`` of robust03 (``folder``)."""
+    assert main(["evaluate", "-q", "-c", "--format", "tsv", *options,
+                 *robust03_args(folder)]) == 0
     return capsys.readouterr().out
 
 
@@ -45,32 +46,34 @@ is estimated above 8 MB read and evaluated a few topics at a time (``builder.pip
 1 byte (a part per topic, 1,700 evaluations) took 20 times as long and checks no more."""
 
 
-def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robust03_one_shot):
+def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robust03_folder,
+                                                      robust03_one_shot):
     one_shot = robust03_one_shot
     split = []
     monkeypatch.setattr("builder.pipeline.execution.topic_ranges.split_by_topics", recorded(split, split_by_topics))
-    assert evaluate_output(capsys, "--memory-budget", BUDGET) == one_shot
+    assert evaluate_output(capsys, robust03_folder, "--memory-budget", BUDGET) == one_shot
     assert one_shot.count("\n") > 40_000
     assert len(split) == 13 and all(len(parts) >= 3 for parts in split), split
 
 
-def test_batched_running_sums_equal_one_shot(capsys):
+def test_batched_running_sums_equal_one_shot(capsys, robust03_folder):
     """gdeval's ERR terms sum within each ranking only: a run's values are the same bits
     whichever runs share its batch."""
     measures = ["-m", "err@20", "-m", "nerr@20", "-m", "ndcg@20"]
-    one_shot = evaluate_output(capsys, *measures)
-    assert evaluate_output(capsys, *measures, "--memory-budget", BUDGET) == one_shot
+    one_shot = evaluate_output(capsys, robust03_folder, *measures)
+    assert (evaluate_output(capsys, robust03_folder, *measures, "--memory-budget", BUDGET)
+            == one_shot)
     assert one_shot.count("\terr@20\t") > 1000
 
 
 @pytest.mark.parametrize("options", [["-q", "-c"], ["-q", "-c", "--profile", "9.0.8"],
                                      ["--format", "csv"], ["--format", "json", "-m", "map"]])
-def test_batched_formats_equal_one_shot(capsys, monkeypatch, options):
+def test_batched_formats_equal_one_shot(capsys, monkeypatch, robust03_folder, options):
     """Every format, the per-topic topics trec_eval 9.0.8 leaves out included: the batched
     scores (kept as categorical codes) print as the one-shot ones. 100 KB: the first two runs
     in one batch, the third evaluated in topic parts (1 byte, a part per topic, took 10 times
     as long)."""
-    args = ["evaluate", *options, *robust03_args()[:4]]
+    args = ["evaluate", *options, *robust03_args(robust03_folder)[:4]]
     assert main(args) == 0
     one_shot = capsys.readouterr().out
     split = []
@@ -145,8 +148,11 @@ def test_parse_size():
         parse_size("lots")
 
 
-def test_bad_budget_is_a_usage_error(capsys):
-    assert main(["evaluate", "--memory-budget", "lots", *robust03_args()[:2]]) == 2
+def test_bad_budget_is_a_usage_error(capsys, tmp_path):
+    (tmp_path / "qrels").write_text("1 0 d1 1\n", encoding="utf-8")
+    (tmp_path / "run").write_text("1 Q0 d1 1 1 r\n", encoding="utf-8")
+    assert main(["evaluate", "--memory-budget", "lots", str(tmp_path / "qrels"),
+                 str(tmp_path / "run")]) == 2
     assert "memory budget 'lots'" in capsys.readouterr().err
     assert "SOURCE_DATE_EPOCH" not in os.environ
 
@@ -205,7 +211,7 @@ def test_config_memory_budget(tmp_path, monkeypatch):
         load_config(config)
 
 
-def test_batches_keep_only_the_tables_pages_read():
+def test_batches_keep_only_the_tables_pages_read(robust03_folder):
     """Under a budget a batch makes the extras the pages read and never the points at every
     rank (a row per line): the kept ones equal the one-shot tables."""
     import pandas as pd
@@ -215,13 +221,14 @@ def test_batches_keep_only_the_tables_pages_read():
     from builder.tasks.adhoc import KIND
 
     options = KIND.options_model()
-    qrels = KIND.read_qrels(ROBUST03 / "robust03_qrels.txt", options)
-    runs = sorted((ROBUST03 / "runs").iterdir())[:3]
+    qrels = KIND.read_qrels(robust03_folder / "robust03_qrels.txt", options)
+    runs = sorted((robust03_folder / "runs").iterdir())[:3]
     reads = KIND.validate_runs(KIND.read_run_files(runs, qrels, options), qrels, options)
     one_shot = KIND.evaluate(qrels, pd.concat([r.table for r in reads], ignore_index=True),
                              options)
     scale = Scale(budget=1)
-    inputs = read_task(command_task(KIND, ROBUST03 / "robust03_qrels.txt", runs, options), scale)
+    inputs = read_task(command_task(KIND, robust03_folder / "robust03_qrels.txt", runs, options),
+                       scale)
     validate_task(inputs)
     batched = evaluate_task(inputs, scale).evaluation
     assert set(batched.extras) == set(one_shot.extras) - {"pr_points", "relevant_points"}

@@ -25,14 +25,15 @@ def scheduler():
         yield cluster.scheduler_address
 
 
-def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust03_one_shot):
+def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust03_folder,
+                                                       robust03_one_shot):
     # A budget of a few runs: several batches, sent to both workers.
-    assert (evaluate_output(capsys, "--scheduler", scheduler, "--memory-budget", "300M")
-            == robust03_one_shot)
+    assert (evaluate_output(capsys, robust03_folder, "--scheduler", scheduler,
+                            "--memory-budget", "300M") == robust03_one_shot)
 
 
 def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch,
-                                                  robust03_one_shot):
+                                                  robust03_folder, robust03_one_shot):
     from builder.pipeline.execution.distributed import even_batches
 
     made = []
@@ -42,7 +43,8 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
         return made[-1][1]
 
     monkeypatch.setattr("builder.pipeline.execution.distributed.even_batches", recorded)
-    assert evaluate_output(capsys, "--scheduler", scheduler) == robust03_one_shot
+    assert (evaluate_output(capsys, robust03_folder, "--scheduler", scheduler)
+            == robust03_one_shot)
     (workers, groups), = made
     assert workers == 2 and len(groups) >= 2
 
@@ -52,8 +54,8 @@ def test_distributed_demo_site_equals_local(tmp_path, scheduler, stamped_demo_si
     assert compare_sites(stamped_demo_site, tmp_path / "cluster") == []
 
 
-def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch):
+def test_unreachable_scheduler_is_a_clear_error(capsys, monkeypatch, robust03_folder):
     monkeypatch.setattr("builder.pipeline.execution.cluster.CONNECT_SECONDS", 1)
-    args = ["evaluate", "--scheduler", "tcp://127.0.0.1:9", *robust03_args()[:2]]
+    args = ["evaluate", "--scheduler", "tcp://127.0.0.1:9", *robust03_args(robust03_folder)[:2]]
     assert main(args) == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in capsys.readouterr().err

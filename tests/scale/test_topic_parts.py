@@ -15,17 +15,19 @@ from builder.cli import main
 from builder.pipeline.execution import topic_ranges as topic_parts
 from builder.pipeline.execution.topic_files import split_by_topics
 
-ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
-QRELS = ROBUST03 / "robust03_qrels.txt"
+
+@pytest.fixture(scope="module")
+def qrels_path(robust03_folder: Path) -> Path:
+    return robust03_folder / "robust03_qrels.txt"
 
 
 @pytest.fixture(scope="module")
-def run_files(tmp_path_factory) -> dict[str, Path]:
+def run_files(robust03_folder: Path, tmp_path_factory) -> dict[str, Path]:
     """A real run (gzip, topics in blocks), its lines shuffled (every topic spread over the
     file), and a plain copy with bad lines: a duplicate document far from its topic's other
     lines, a line too short, a topic the qrels lack, a comment, CRLF ends, no final end."""
     folder = tmp_path_factory.mktemp("runs")
-    real = min((ROBUST03 / "runs").iterdir())
+    real = min((robust03_folder / "runs").iterdir())
     lines = gzip.decompress(real.read_bytes()).decode("utf-8").splitlines(keepends=True)
     shuffled = lines[:]
     random.Random(5).shuffle(shuffled)
@@ -65,19 +67,19 @@ def parts(monkeypatch) -> list[int]:
     ("shuffled", ["-q", "-m", "all_trec"], "4M", range(5, 50)),
     ("shuffled", ["-c", "-m", "gm_map", "-m", "gm_bpref"], "4M", range(5, 50)),
 ])
-def test_run_by_topics_equals_one_shot(capsys, run_files, parts, options, name, budget,
-                                       expected):
+def test_run_by_topics_equals_one_shot(capsys, qrels_path, run_files, parts, options, name,
+                                       budget, expected):
     run = str(run_files[name])
-    one_shot = evaluate(capsys, *options, str(QRELS), run)
-    assert evaluate(capsys, *options, "--memory-budget", budget, str(QRELS), run) == one_shot
+    one_shot = evaluate(capsys, *options, str(qrels_path), run)
+    assert evaluate(capsys, *options, "--memory-budget", budget, str(qrels_path), run) == one_shot
     assert len(parts) == 1 and parts[0] in expected, parts
     assert one_shot[0] == 0 and one_shot[1].count("\n") > 1
 
 
-def test_run_by_topics_findings_equal_one_shot(capsys, run_files, parts):
+def test_run_by_topics_findings_equal_one_shot(capsys, qrels_path, run_files, parts):
     run = str(run_files["bad"])
-    one_shot = evaluate(capsys, "-q", "-c", str(QRELS), run)
-    assert evaluate(capsys, "-q", "-c", "--memory-budget", "1", str(QRELS), run) == one_shot
+    one_shot = evaluate(capsys, "-q", "-c", str(qrels_path), run)
+    assert evaluate(capsys, "-q", "-c", "--memory-budget", "1", str(qrels_path), run) == one_shot
     assert parts and parts[0] > 50
     code, out, err = one_shot
     assert code != 0 and "InexpC2" not in out  # the duplicate document rejects the run

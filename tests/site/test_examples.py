@@ -86,14 +86,15 @@ def covid_site(shared_data, tmp_path_factory) -> Path:
     return out
 
 
-def test_covid_run_pages_show_the_official_ndcg_per_topic_and_against_the_median(covid_site):
+def test_covid_run_pages_show_the_official_ndcg_per_topic_and_against_the_median(covid_site,
+                                                                               shared_data):
     import json
     import re
 
     pages = sorted((covid_site / "covid" / "runs").glob("*.html"))
     assert len(pages) >= 3
     reference = {}
-    with gzip.open(ROOT / "../shared/data/trec_covid_round1/trec_eval_9.0.8.q.c.M1000.tsv.gz",
+    with gzip.open(shared_data / "trec_covid_round1" / "trec_eval_9.0.8.q.c.M1000.tsv.gz",
                    "rt") as stream:
         for run, measure, topic, value in csv.reader(stream, delimiter="\t"):
             if measure == "ndcg_cut_10" and topic != "all":
@@ -117,4 +118,4 @@ def test_covid_run_pages_show_the_official_ndcg_per_topic_and_against_the_median
         measures = text.split('<table id="measures">', 1)[1].split("</table>", 1)[0]
         assert [label for label in re.findall(r"<tr><th scope=\"row\">([^<]+)</th>", measures)] == [
             "ndcg_cut_10 (official)", "P_5", "bpref", "map", "num_rel_ret"]
-    assert published_leaks(covid_site, [covid_site, ROOT, ROOT.parent / "shared"]) == []
+    assert published_leaks(covid_site, [covid_site, ROOT, shared_data.parent]) == []

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -95,14 +95,19 @@ def test_every_job_runs_once_whichever_queue_it_is_in(tmp_path):
 
 def test_an_exception_that_cannot_travel_comes_back_as_its_traceback(tmp_path):
     parent = os.getpid()
+    # Inherited by the forked worker: set there once it has taken one of its failing jobs.
+    worker_failing = multiprocessing.get_context("fork").Event()
 
     def failing() -> int:
         if os.getpid() != parent:
+            worker_failing.set()
             raise _Unpicklable(7, "lost")
         return 0
 
-    def busy() -> int:  # keeps this process away from the worker's queue
-        time.sleep(0.5)
+    def busy() -> int:
+        """Keeps this process away from the worker's queue until the worker has taken a
+        failing job; the timeout only turns a worker that never does into a failure."""
+        assert worker_failing.wait(timeout=60), "the worker took no failing job"
         return 0
 
     with pytest.raises(RenderWorkerError, match="_Unpicklable: 7: lost"):

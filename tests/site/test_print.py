@@ -72,8 +72,16 @@ def test_printed_figures_take_the_page_width(demo_site: Path, browser):
         page.goto((demo_site / "adhoc" / "runs" / "irisQL.html").as_uri())
         page.wait_for_selector("[data-drawn] .main-svg")
         page.emulate_media(media="print")
-        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
-        page.wait_for_timeout(500)
+        # Plotly ends each figure's resize with the event plotly_relayout: waited for (the
+        # minute only turns a resize that never comes into a failure).
+        page.evaluate("""() => {
+            const resized = [...document.querySelectorAll('[data-drawn]')].map(
+                figure => new Promise(done => figure.once('plotly_relayout', done)));
+            window.dispatchEvent(new Event('beforeprint'));
+            const never = new Promise((_, fail) => setTimeout(
+                () => fail(new Error('a figure was not resized for print')), 60000));
+            return Promise.race([Promise.all(resized), never]).then(() => resized.length);
+        }""")
         widths = page.evaluate("""() => {
             const main = document.querySelector('main').getBoundingClientRect().width;
             return [...document.querySelectorAll('[data-drawn] .main-svg')]

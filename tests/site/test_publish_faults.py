@@ -5,17 +5,21 @@ process outlives a killed build, and the user's files are kept."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
+import select
 import shutil
 import signal
 import subprocess
 import sys
-import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+
+from builder.site.parallel import default_processes
 
 ROOT = Path(__file__).resolve().parents[2]
 EPOCH = {"SOURCE_DATE_EPOCH": "1700000000"}
@@ -34,9 +38,12 @@ tasks:
     return path
 
 
-def build(folder: Path, out: Path, **kwargs) -> subprocess.Popen:
+def build(folder: Path, out: Path, program: Sequence[str] = ("-m", "builder"),
+          **kwargs) -> subprocess.Popen:
+    """``appendix build`` of the demo's ad hoc task into ``out`` (``program``: what Python
+    runs, given the command's arguments), in a session of its own."""
     return subprocess.Popen(
-        [sys.executable, "-m", "builder", "build", "--config", str(config(folder)),
+        [sys.executable, *program, "build", "--config", str(config(folder)),
          "--out", str(out)], cwd=ROOT, env={**os.environ, **EPOCH}, stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL, text=True, start_new_session=True, **kwargs)
 
@@ -78,20 +85,59 @@ def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     return folder, out, tree(out)
 
 
+RENDER_WORKER_HELD = """
+import signal, sys
+from builder.cli import main
+from builder.site import parallel
+
+dies_with_parent = parallel._die_with_parent
+
+def held(parent):
+    dies_with_parent(parent)
+    print("render worker started", file=sys.stderr, flush=True)
+    signal.pause()  # until killed: the worker is alive when the build dies
+
+parallel._die_with_parent = held
+sys.exit(main(sys.argv[1:]))
+"""
+"""``appendix build`` whose render worker, once it is set to die with the build, says so on
+stderr and waits to be killed."""
+
+
+def all_exited(lifeline: int, seconds: float) -> bool:
+    """Whether every process holding the write end of the pipe whose read end is ``lifeline``
+    has exited (the read end is at its end of file). ``seconds`` only bounds a wait that would
+    otherwise never end."""
+    readable, _, _ = select.select([lifeline], [], [], seconds)
+    return bool(readable) and os.read(lifeline, 1) == b""
+
+
 @pytest.mark.parametrize("after", ["config", "read", "validate", "analyse", "render"])
 def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
+    """The build is killed once it prints that stage's line; after ``analyse``, during the
+    render stage, once its render worker has started. The build holds the write end of a
+    pipe, and so does every process it forks: the pipe's end of file says all have exited."""
     folder, out, before = published
-    process = build(folder, out)
-    for line in process.stderr:
-        if f"] {after}" in line:
-            break
-    if after == "analyse":
-        time.sleep(0.3)  # into the render stage, with its worker forked
-    os.kill(process.pid, signal.SIGKILL)  # the build alone: its render worker must follow
-    process.wait(timeout=60)
-    deadline = time.monotonic() + 10
-    while alive_in_group(process.pid) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    if after == "analyse" and default_processes() < 2:
+        pytest.skip("needs fork and two cores for a render worker")
+    lifeline, held = os.pipe()
+    program = ("-c", RENDER_WORKER_HELD) if after == "analyse" else ("-m", "builder")
+    process = build(folder, out, program, pass_fds=(held,))
+    os.close(held)
+    try:
+        seen = "render worker started" if after == "analyse" else f"] {after}"
+        for line in process.stderr:
+            if seen in line:
+                break
+        else:
+            pytest.fail(f"the build ended without printing {seen!r}")
+        os.kill(process.pid, signal.SIGKILL)  # the build alone: its render worker must follow
+        process.wait(timeout=60)
+        assert all_exited(lifeline, 60), alive_in_group(process.pid)
+    finally:
+        os.close(lifeline)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)  # a worker left by a failure above
     assert alive_in_group(process.pid) == []
     assert tree(out) == before
     code, err = finished(folder, out)

@@ -69,7 +69,7 @@ def test_p_matrix_is_symmetric_in_leaderboard_order(report) -> None:
     )
 
 
-def test_top_group_and_run_comparisons(report) -> None:
+def test_top_group(report) -> None:
     pairs = report.pairs("map")
     top = report.matrices["map"].runs[0]
     group = report.top_group("map")
@@ -77,13 +77,6 @@ def test_top_group_and_run_comparisons(report) -> None:
     for run in report.matrices["map"].runs[1:]:
         significant = pairs.loc[(pairs["run_a"] == top) & (pairs["run_b"] == run), "significant"]
         assert (run in group) == (not significant.item())
-    views = report.run_comparisons("r2", "map")
-    assert sum(len(v) for v in views.values()) == 5
-    assert (views["better"]["mean_diff"] > 0).all() and (views["worse"]["mean_diff"] < 0).all()
-    seen_from_r0 = report.run_comparisons("r0", "map")
-    r2 = seen_from_r0["better"].set_index("run").loc["r2"]
-    r0 = views["worse"].set_index("run").loc["r0"]
-    assert r0["mean_diff"] == -r2["mean_diff"] and r0["ci_low"] == -r2["ci_high"]
 
 
 def test_discriminative_power(report) -> None:

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 
 from builder.stats.reliability.adhoc_rejudge import judge_once
-from builder.stats.reliability.ties import UNLIMITED, tie_broken_scores, tie_table
+from builder.stats.reliability.ties import UNLIMITED, tie_table
 from builder.tasks import get_kind
+from tests.stats.tie_broken_runs import tie_broken_scores
 
 KIND = get_kind("adhoc")
 MEASURES = ["map", "P_5", "P_10", "ndcg_cut_10", "ndcg", "recip_rank"]

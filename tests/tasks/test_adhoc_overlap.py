@@ -18,17 +18,19 @@ from builder.tasks.adhoc import KIND, AdhocOptions
 from builder.tasks.adhoc import overlap as adhoc_overlap
 from builder.tasks.adhoc import parallel as adhoc_parallel
 
-ROBUST03 = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "robust03"
-QRELS = ROBUST03 / "robust03_qrels.txt"
+
+@pytest.fixture(scope="module")
+def qrels_path(robust03_folder: Path) -> Path:
+    return robust03_folder / "robust03_qrels.txt"
 
 
 @pytest.fixture(scope="module")
-def run_files(tmp_path_factory) -> list[Path]:
+def run_files(robust03_folder: Path, tmp_path_factory) -> list[Path]:
     """Four robust03 runs, then a run with a docno twice (rejected by validation), a copy of
     the first under another file name (same tag: rejected by its name), a file that is not a
     run (rejected on reading), and a fifth robust03 run."""
     folder = tmp_path_factory.mktemp("runs")
-    real = sorted((ROBUST03 / "runs").iterdir())
+    real = sorted((robust03_folder / "runs").iterdir())
     paths = [folder / f"{i}-{p.name}" for i, p in enumerate(real[:4])]
     for source, target in zip(real, paths):
         shutil.copy(source, target)
@@ -42,8 +44,8 @@ def run_files(tmp_path_factory) -> list[Path]:
             folder / "last.gz"]
 
 
-def stages(paths, options):
-    qrels = KIND.read_qrels(QRELS)
+def stages(qrels_path, paths, options):
+    qrels = KIND.read_qrels(qrels_path)
     reads = KIND.read_runs(paths, qrels, options)
     accepted = [r.table for r in reads if not r.rejected]
     return reads, KIND.evaluate(qrels, pd.concat(accepted, ignore_index=True), options)
@@ -68,18 +70,18 @@ def assert_same(expected, got) -> None:
 
 
 @pytest.mark.parametrize("groups", [1, 3, 50])
-def test_overlapped_equals_stages(run_files, monkeypatch, groups):
+def test_overlapped_equals_stages(qrels_path, run_files, monkeypatch, groups):
     monkeypatch.setattr(adhoc_overlap, "GROUPS", groups)
     monkeypatch.setattr(adhoc_parallel, "LINES_PER_PART", 1000)  # the last group on threads
     options = AdhocOptions(profile="10.0")
-    expected = stages(run_files, options)
+    expected = stages(qrels_path, run_files, options)
     rejected = [r.path for r in expected[0] if r.rejected]
     assert [Path(p).name for p in rejected] == ["twice.txt", "copy.gz", "binary.gz"]
-    qrels = KIND.read_qrels(QRELS)
+    qrels = KIND.read_qrels(qrels_path)
     assert_same(expected, KIND.read_and_evaluate(run_files, qrels, options))
 
 
-def test_overlapped_without_name_rejection(run_files, monkeypatch):
+def test_overlapped_without_name_rejection(qrels_path, run_files, monkeypatch):
     """No run rejected by its name: the groups' scores are joined, not scored again."""
     monkeypatch.setattr(adhoc_overlap, "GROUPS", 4)
     paths = [p for p in run_files if p.name != "copy.gz"]
@@ -88,14 +90,15 @@ def test_overlapped_without_name_rejection(run_files, monkeypatch):
     monkeypatch.setattr(adhoc_overlap, "score_cells_parallel",
                         lambda *a, **k: scored.append(len(a[1])) or real(*a, **k))
     options = AdhocOptions(judged_only=True, rel_level=2)
-    expected = stages(paths, options)
-    assert_same(expected, KIND.read_and_evaluate(paths, KIND.read_qrels(QRELS), options))
+    expected = stages(qrels_path, paths, options)
+    assert_same(expected, KIND.read_and_evaluate(paths, KIND.read_qrels(qrels_path), options))
     assert len(scored) == 1 and scored[0] < sum(len(r.table) for r in expected[0]
                                                 if not r.rejected)
 
 
-def test_evaluate_command_prints_what_the_stages_give(run_files, capsys, monkeypatch):
-    args = ["evaluate", "-q", "-c", "--format", "tsv", "-m", "all_trec", str(QRELS),
+def test_evaluate_command_prints_what_the_stages_give(qrels_path, run_files, capsys,
+                                                      monkeypatch):
+    args = ["evaluate", "-q", "-c", "--format", "tsv", "-m", "all_trec", str(qrels_path),
             *map(str, run_files)]
     chosen = []
     choose = execution.choose

@@ -12,14 +12,11 @@ import pytest
 from builder.tasks.adhoc import KIND, AdhocOptions
 from builder.tasks.adhoc import parallel as adhoc_parallel
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
-ROBUST03 = DATA / "robust03"
-
 
 @pytest.fixture(scope="module")
-def robust03():
-    qrels = KIND.read_qrels(ROBUST03 / "robust03_qrels.txt")
-    paths = sorted((ROBUST03 / "runs").iterdir())[:5]
+def robust03(robust03_folder: Path):
+    qrels = KIND.read_qrels(robust03_folder / "robust03_qrels.txt")
+    paths = sorted((robust03_folder / "runs").iterdir())[:5]
     reads = KIND.read_runs(paths, qrels, AdhocOptions())
     return qrels, pd.concat([r.table for r in reads if not r.rejected], ignore_index=True)
 

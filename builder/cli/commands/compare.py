@@ -41,7 +41,8 @@ the table (default output), one row per pair of runs and measure:
 significance.csv download: run_a, run_b, measure, test, mean_diff, ci_low, ci_high, effect
 (standardised mean difference), statistic, p_value, p_adjusted, significant.
 
-example:
+example, in my-campaign/adhoc of appendix demo my-campaign (its two flawed runs are left out,
+with their findings):
   appendix compare qrels.txt runs/* --test t-test --correction bh --format csv > pairs.csv"""
 
 

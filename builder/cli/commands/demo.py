@@ -1,4 +1,5 @@
-"""``appendix demo DIR``: write the deterministic demo campaign into a folder."""
+"""``appendix demo DIR``: write the deterministic demo campaign and its ``site_config.yml`` into
+a folder."""
 
 from __future__ import annotations
 
@@ -17,11 +18,11 @@ def run(args: argparse.Namespace) -> int:
     from builder.formats.source import open_problem
 
     try:
-        folders = write_demo(args.directory)
+        written = write_demo(args.directory)
     except OSError as error:  # a folder the user named that cannot be written to
         where = error.filename or args.directory
         raise InputError.at(str(where), None, FindingCode.OUTPUT,
                             open_problem(error, "write")) from None
-    for folder in folders:
-        print(f"wrote {folder}")
+    for path in written:
+        print(f"wrote {path}")
     return 0

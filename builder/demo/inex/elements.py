@@ -1,12 +1,11 @@
 """The demo campaign's XML element task: a small generated Wikipedia-like corpus, highlighted
-passages on it, element assessments and element runs.
+passages on it and element runs.
 
 Writes, from a seed::
 
     corpus/<file id>.xml        40 articles (builder.demo.inex.xml_articles)
     qrels.txt  topics.xml       INEX passage qrels (whole paragraphs highlighted) and topics
                                 with content-and-structure (CAS) titles
-    assessments/<topic>.xml     the element assessments derived from the highlighting
     runs/*  runs.csv            element runs, in the TREC-like element format and as an INEX
                                 XML submission, with their metadata
 
@@ -91,25 +90,6 @@ def _qrels_text(qrels: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _assessments(qrels: pd.DataFrame, elements: pd.DataFrame) -> dict[str, str]:
-    """Per topic, the INEX 2005 element assessments of its relevant articles."""
-    texts = {}
-    for topic, rows in qrels[qrels["spans"] != ""].groupby("topic"):
-        parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n<assessments topic="{topic}">']
-        for file, spans in zip(rows["file"], rows["spans"]):
-            pairs = [tuple(map(int, span.split(":"))) for span in spans.split()]
-            parts.append(f'<file collection="demo" name="{file}">')
-            for path, start, end in elements.loc[elements["file"] == file,
-                                                 ["path", "start", "end"]].itertuples(index=False):
-                rsize = sum(max(0, min(end, s + n) - max(start, s)) for s, n in pairs)
-                if rsize:
-                    parts.append(f'<element path="{path}" size="{end - start:,}" '
-                                 f'rsize="{rsize:,}"/>')
-            parts.append("</file>")
-        texts[topic] = "\n".join(parts + ["</assessments>"]) + "\n"
-    return texts
-
-
 def _ranking(rng: np.random.Generator, qrels: pd.DataFrame, elements: pd.DataFrame,
              topic: str, name: str) -> pd.DataFrame:
     """A topic's ranked elements of one kind: relevant articles first, with some noise."""
@@ -166,15 +146,13 @@ def _write_text(path: Path, text: str) -> None:
 
 
 def write(directory: Path) -> None:
-    """Write the corpus, qrels, topics, element assessments and runs into ``directory``."""
+    """Write the corpus, qrels, topics and runs into ``directory``."""
     rng = np.random.Generator(np.random.PCG64([SEED, 0]))
     files = write_articles(directory / "corpus", ARTICLES, seed=SEED, first_id=FIRST_ARTICLE)
     elements = _elements(directory / "corpus", files)
     qrels = _qrels(rng, elements, files)
     _write_text(directory / "qrels.txt", _qrels_text(qrels))
     _write_text(directory / "topics.xml", _topics_xml())
-    for topic, text in _assessments(qrels, elements).items():
-        _write_text(directory / "assessments" / f"{topic}.xml", text)
     runs = directory / "runs"
     _write_text(runs / "ndParagraphs.txt",
                 "\n".join(_element_lines(rng, qrels, elements, "ndParagraphs", False)) + "\n")

@@ -35,15 +35,11 @@ def article_bytes(article: bytes | str) -> bytes:
         return handle.read()
 
 
-def corpus_articles(source: Path) -> Iterator[tuple[str, bytes]]:
-    """(file id, bytes) of every ``*.xml`` article of a folder, tar or zip archive, by name."""
-    for name, article in corpus_entries(source):
-        yield name, article_bytes(article)
-
-
 def corpus_entries(source: Path) -> Iterator[tuple[str, bytes | str]]:
-    """``corpus_articles``, but a folder's articles as their paths (strings): the process that
-    parses an article reads it (the index build's workers), so its bytes cross no pipe."""
+    """(file id, article) of every ``*.xml`` article of a folder, tar or zip archive: an
+    archive's articles as their bytes, in name order (a tar's in archive order), a folder's as
+    their paths (strings), in path order, so that the process that parses an article reads it
+    (the index build's workers) and its bytes cross no pipe (``article_bytes`` reads either)."""
     if source.is_dir():
         for inner, path in folder_articles(source):
             yield file_id(inner), path

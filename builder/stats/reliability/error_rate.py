@@ -26,7 +26,6 @@ import pandas as pd
 from builder.stats.reliability.sampling import disjoint_parts, sample_size, topic_sample
 from builder.stats.reliability.stability import Scores, topic_means
 
-DEFAULT_FUZZINESS = 0.05
 ERROR_COLUMNS = ["measure", "level", "topics", "error_lower", "error_upper", "swap_rate"]
 
 

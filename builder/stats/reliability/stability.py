@@ -23,9 +23,6 @@ import pandas as pd
 from builder.stats.reliability.rank_correlation import kendall_tau, tau_ap
 from builder.stats.reliability.sampling import pool_sample, topic_sample
 
-DEFAULT_LEVELS = (0.8, 0.6, 0.4, 0.2)
-DEFAULT_ITERATIONS = 10
-DEFAULT_MIN_UNITS = 10
 STABILITY_COLUMNS = ["sample", "level", "iteration", "measure", "tau", "tau_ap"]
 
 

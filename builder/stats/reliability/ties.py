@@ -171,17 +171,3 @@ def _rank_against(others: np.ndarray, own: np.ndarray) -> np.ndarray:
     above = others[:, None, :] > own[:, :, None]
     above &= ~np.eye(own.shape[1], dtype=bool)[None]
     return above.sum(axis=-1) + 1
-
-
-def tie_broken_scores(judgements: AdhocJudgements, run_scores: np.ndarray,
-                      highest_first: bool) -> np.ndarray:
-    """Scores for the run table's rows that make trec_eval rank every tied group with the
-    highest grades first (or last): each ranked row gets minus its new rank. Rows of topics
-    outside the qrels keep their score."""
-    judged = rejudge(judgements)
-    group = tie_groups(judged, run_scores[judged.row])
-    key = -judged.rel.astype(np.int64) if highest_first else judged.rel.astype(np.int64)
-    order = np.lexsort((np.arange(len(key)), key, group))
-    rewritten = run_scores.astype(np.float64).copy()
-    rewritten[judged.row[order]] = -judged.rank.astype(np.float64)
-    return rewritten

@@ -2,8 +2,9 @@
 
 The table (``SIGNIFICANCE_COLUMNS``) is what ``appendix compare`` prints and what the build writes
 to each task's downloads as ``significance.csv``; ``SignificanceReport`` adds the views the site
-shows: the matrix of adjusted p-values, the runs indistinguishable from the top run, each run's
-better / worse / indistinguishable lists, and the discriminative power of each measure.
+shows: the matrix of adjusted p-values, the runs indistinguishable from the top run and the
+discriminative power of each measure (each run's better / worse / indistinguishable lists are
+the site's, ``builder.site.pages.significance``, read from the pairs).
 
 Pairs are ``(run_a, run_b)`` with ``run_a`` at least as high as ``run_b`` on the measure's
 leaderboard, so ``mean_diff = mean(a) - mean(b)`` is not negative when higher is better. The
@@ -161,31 +162,6 @@ class SignificanceReport:
         pairs = self.pairs(measure)
         beaten = set(pairs.loc[(pairs["run_a"] == runs[0]) & pairs["significant"], "run_b"])
         return [run for run in runs if run not in beaten]
-
-    def run_comparisons(self, run: str, measure: str) -> dict[str, pd.DataFrame]:
-        """``better`` / ``worse`` / ``indistinguishable``: the other runs, seen from ``run``.
-
-        Each frame has columns ``run, mean_diff, ci_low, ci_high, effect, p_value, p_adjusted``
-        with differences signed as ``run - other``, runs in leaderboard order.
-        """
-        pairs = self.pairs(measure)
-        as_a = pairs[pairs["run_a"] == run].rename(columns={"run_b": "other"})
-        as_b = pairs[pairs["run_b"] == run].rename(columns={"run_a": "other"})
-        as_b = as_b.assign(
-            mean_diff=-as_b["mean_diff"], ci_low=-as_b["ci_high"], ci_high=-as_b["ci_low"],
-            effect=-as_b["effect"],
-        )  # fmt: skip
-        both = pd.concat([as_b, as_a])
-        columns = ["other", "mean_diff", "ci_low", "ci_high", "effect", "p_value", "p_adjusted"]
-        both = both[columns + ["significant"]].rename(columns={"other": "run"})
-        better = both["significant"] & (both["mean_diff"] > 0)
-        worse = both["significant"] & (both["mean_diff"] < 0)
-        views = {
-            "better": both[better],
-            "worse": both[worse],
-            "indistinguishable": both[~better & ~worse],
-        }
-        return {k: v.drop(columns="significant").reset_index(drop=True) for k, v in views.items()}
 
     def discriminative_power(self) -> pd.DataFrame:
         """Per measure: pairs, significant pairs and their fraction, the discriminative power

@@ -17,7 +17,7 @@ keeps its passage approximation (the union of the text seen before) for them.
 Trel, the recall base, follows the paper's two rules: with alpha = 1 the highlighted
 characters across documents (inex_eval's recall base); with alpha < 1 the highlighted
 characters across all elements, each element counting the highlighted text it contains
-(``trel_across_elements``, from element assessments read or derived from the passages).
+(``trel_across_elements``, from element assessments derived from the passages).
 """
 
 from __future__ import annotations
@@ -72,14 +72,15 @@ def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:
 def trel_across_elements(assessments: pd.DataFrame, topics: list[str]) -> np.ndarray:
     """Per topic (in ``topics`` order), the highlighted characters summed over every assessed
     element (the paper's Trel for alpha < 1); ``assessments`` as
-    ``builder.formats.xml.elements.qrels`` reads or derives them."""
+    ``derive_element_assessments`` gives them."""
     return (assessments.groupby("topic")["rsize"].sum()
             .reindex(topics, fill_value=0).to_numpy(dtype=np.float64))
 
 
 def derive_element_assessments(qrels: InexQrels, index: CorpusIndex) -> pd.DataFrame:
     """Every element of every judged article with the highlighted characters inside it
-    (rsize), as ``builder.formats.xml.elements.qrels`` reads them from assessment files."""
+    (rsize): the element assessments, derived from the highlighted passages (topic, file,
+    element and rsize columns)."""
     articles = qrels.articles
     nodes = index.nodes(articles["file"].unique()).to_pandas()
     nodes = nodes[~nodes["is_text"]]
