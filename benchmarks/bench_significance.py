@@ -17,7 +17,9 @@ import tracemalloc
 from pathlib import Path
 
 # isort: off
-import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+from builder.cli import prepare_process
+
+prepare_process()  # before numpy is imported, as the ``appendix`` command does: its page policy
 # isort: on
 import pandas as pd
 

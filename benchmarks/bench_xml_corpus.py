@@ -28,7 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the tests' reference walk
 
 # isort: off
-import builder  # noqa: F401 (first, as the ``appendix`` command does: numpy's page policy)
+from builder.cli import prepare_process
+
+prepare_process()  # before numpy is imported, as the ``appendix`` command does: its page policy
 # isort: on
 import numpy as np
 
