@@ -126,8 +126,8 @@ class TaskKind:
     empty means every measure of the family."""
     topic_parts: bool = False
     """Whether a run file larger than the memory budget can be read and evaluated a part of
-    its topics at a time (``builder.pipeline.execution.topic_ranges``): each line's first field is its topic, and
-    a topic's scores read its own lines only."""
+    its topics at a time (``builder.pipeline.execution.topic_ranges``): each line's first field is
+    its topic, and a topic's scores read its own lines only."""
     qrels_findings: Callable[[Any], list[Finding]] = no_qrels_findings
     """Warnings about read qrels that do not stop their use (every command prints them, the
     site lists them with the task's other input findings)."""

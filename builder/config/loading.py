@@ -1,10 +1,10 @@
 """Loading ``site_config.yml``: read, checked against the schema, every problem at once.
 
-Pattern from mkdocs: nothing validates lazily halfway through a build. The YAML is checked
-against the typed schema (``builder.config.schema``) and then for what a schema cannot say: files and
-run folders (relative to the config file), task kinds and their options, measure names. Every
-problem is reported together with its key path (``tasks[2].qrels: file not found: ...``).
-Apart from the schema because this is the part that looks at the disk and the registries.
+Pattern from mkdocs: nothing validates lazily halfway through a build. The YAML is checked against
+the typed schema (``builder.config.schema``) and then for what a schema cannot say: files and run
+folders (relative to the config file), task kinds and their options, measure names. Every problem is
+reported together with its key path (``tasks[2].qrels: file not found: ...``). Apart from the schema
+because this is the part that looks at the disk and the registries.
 """
 
 from __future__ import annotations

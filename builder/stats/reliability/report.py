@@ -1,9 +1,10 @@
 """A task's reliability report: every analysis of its settings, from its accepted runs.
 
 Part of the analyse stage. Stability (``builder.stats.reliability.stability``), error rate
-(``builder.stats.reliability.error_rate``), tie sensitivity (``builder.stats.reliability.ties``, ad hoc), pool bias and
-unjudged documents (``builder.stats.reliability.pool_bias``, ad hoc). Each sampling analysis draws from its
-own random stream of the seed, so switching one off leaves the others' samples as they were.
+(``builder.stats.reliability.error_rate``), tie sensitivity (``builder.stats.reliability.ties``, ad
+hoc), pool bias and unjudged documents (``builder.stats.reliability.pool_bias``, ad hoc). Each
+sampling analysis draws from its own random stream of the seed, so switching one off leaves the
+others' samples as they were.
 """
 
 from __future__ import annotations

@@ -73,7 +73,8 @@ def generalized_scores(
     articles: one row per retrieved article of an assessed topic, sorted by run, topic and
     rank (1, 2, ...): columns run, topic, score, relevant, ret_chars, rel_ret_chars; optional
     ``found`` and ``found_total``, the relevant articles counted up to each rank and in all
-    when that is not the running count of ``relevant`` (``builder.measures.inex.in_context.split_topics``).
+    when that is not the running count of ``relevant``
+    (``builder.measures.inex.in_context.split_topics``).
     topics: every topic of the qrels with num_rel and rel_size.
     complete: inex_eval ``-c``, topics without results count 0 (else they are left out).
     runs: the runs to report, also those without any assessed result (default: in articles).
@@ -115,8 +116,8 @@ def _per_topic(
     score = articles["score"].to_numpy(np.float64)
     running = pd.DataFrame({"score": score, "relevant": relevant, "nan": np.isnan(score)})
     grouped = running.astype({"relevant": np.int64, "nan": np.int64}).groupby(group, sort=False)
-    # inex_eval's running sum of scores stays NaN from a NaN score on (a split topic's entry
-    # of an unjudged article, builder.measures.inex.in_context.split_topics); pandas' cumsum skips it.
+    # inex_eval's running sum of scores stays NaN from a NaN score on (a split topic's entry of an
+    # unjudged article, builder.measures.inex.in_context.split_topics); pandas' cumsum skips it.
     cum_score = np.where(grouped["nan"].cumsum().to_numpy() > 0, np.nan,
                          grouped["score"].cumsum().to_numpy(np.float64))
     cum_relevant = grouped["relevant"].cumsum().to_numpy(np.float64)

@@ -11,7 +11,8 @@ and marks text inside each. Every retrieved article gets a score S(d) in [0, 1]
   0 when no relevant text is retrieved; Trel(d) is the qrels' ``rel_chars``.
 - ``restricted``: precision of the text read with a tolerance to irrelevance
   (inex_eval ``-i``, ``builder.measures.inex.in_context.tolerance_reading``).
-- ``best``: the distance score of the entry point (eq. 8-10, ``builder.measures.inex.in_context.best_entry``).
+- ``best``: the distance score of the entry point (eq. 8-10,
+  ``builder.measures.inex.in_context.best_entry``).
 
 inex_eval counts retrieved text (``ret_size``, ``rel_ret_size``) for ``-r`` and ``-i`` only.
 The family's measures are declared in ``builder.measures.inex.in_context.generalized_precision``,
@@ -111,8 +112,9 @@ def _with_split_topics(
     settings: InContextSettings, split: list[str], runs: list[str],
 ) -> pd.DataFrame:
     """``retrieved`` with the runs that have a split topic ranked as inex_eval 3.1 ranks them
-    (``builder.measures.inex.in_context.split_topics``); every row gets ``found`` and ``found_total``, the
-    relevant articles counted up to it and in all, which gR and num_rel_ret read."""
+    (``builder.measures.inex.in_context.split_topics``); every row gets ``found`` and
+    ``found_total``, the relevant articles counted up to it and in all, which gR and num_rel_ret
+    read."""
     best = article_score == "best"
     if "rsize" not in passages:
         passages = passages.assign(rsize=0)
@@ -149,9 +151,9 @@ def _assessed_passages(run_table: pd.DataFrame, topics: set[str], runs: list[str
     run_code = pd.Categorical(table["run"], categories=runs).codes.astype(np.int64)
     topic_code, _ = pd.factorize(table["topic"], sort=True)
     n_topics = topic_code.max(initial=-1) + 1
-    # inex_eval's epochs (builder.validate.fol_run.topic_epochs): in file order, a new article
-    # table at the first line of each topic of each run; an article of a topic that starts
-    # again after others is another row there (builder.measures.inex.in_context.split_topics ranks it).
+    # inex_eval's epochs (builder.validate.fol_run.topic_epochs): in file order, a new article table
+    # at the first line of each topic of each run; an article of a topic that starts again after
+    # others is another row there (builder.measures.inex.in_context.split_topics ranks it).
     in_file = np.lexsort((table["line"].to_numpy(), run_code))
     pair = run_code[in_file] * n_topics + topic_code[in_file]
     first = np.zeros(len(pair), bool)

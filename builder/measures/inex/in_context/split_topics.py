@@ -17,18 +17,18 @@ after other topics therefore carries on from the topic before it:
   number of entries the program stops with an index error.
 
 In a topic's first block the counter and the list keep step, which gives the usual ranking
-(``builder.measures.inex.in_context.scores``). In a later block they part whenever the topic before did not
-end on as many articles as this topic had ranked: the block's first article may be merged into
-the topic's last entry, later entries may fall beyond ``maxRank`` (counted in the sizes, not in
-gP), an article's lines may each make an entry. ``rank_split_topics`` follows these rules for
-the runs with a split topic; a run on which inex_eval stops (an index error, an article met
-again in the table, best in context's second entry point for the previous line's article)
-keeps the usual ranking, each block's articles after the topic's earlier ones.
+(``builder.measures.inex.in_context.scores``). In a later block they part whenever the topic before
+did not end on as many articles as this topic had ranked: the block's first article may be merged
+into the topic's last entry, later entries may fall beyond ``maxRank`` (counted in the sizes, not in
+gP), an article's lines may each make an entry. ``rank_split_topics`` follows these rules for the
+runs with a split topic; a run on which inex_eval stops (an index error, an article met again in the
+table, best in context's second entry point for the previous line's article) keeps the usual
+ranking, each block's articles after the topic's earlier ones.
 
-The article scores are those of ``builder.measures.inex.in_context.scores``: relevant in context scores an
-entry from its lines' characters (F-beta with the appending article's relevant characters),
-restricted relevant in context by the article of its last line (inex_eval replaces the entry's
-article on each added line), best in context by its one line.
+The article scores are those of ``builder.measures.inex.in_context.scores``: relevant in context
+scores an entry from its lines' characters (F-beta with the appending article's relevant
+characters), restricted relevant in context by the article of its last line (inex_eval replaces the
+entry's article on each added line), best in context by its one line.
 """
 
 from __future__ import annotations

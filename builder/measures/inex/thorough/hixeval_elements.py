@@ -8,11 +8,11 @@ For element results the paper's three cases are told apart by the tree, not by t
               = rsize(e) - alpha * sum rsize(e')   e partly seen (PS): e' ranges over the
                                                    descendants of e retrieved above rank r
 
-The sum runs over every earlier descendant, as the paper writes it (a descendant of an
-earlier descendant is taken off again). Ancestry is containment of character ranges within
-the same article (``builder.formats.xml.article`` gives every element its range; nested
-elements have nested ranges). Passages (FOL runs) have no tree: ``builder.measures.inex.thorough.hixeval``
-keeps its passage approximation (the union of the text seen before) for them.
+The sum runs over every earlier descendant, as the paper writes it (a descendant of an earlier
+descendant is taken off again). Ancestry is containment of character ranges within the same article
+(``builder.formats.xml.article`` gives every element its range; nested elements have nested ranges).
+Passages (FOL runs) have no tree: ``builder.measures.inex.thorough.hixeval`` keeps its passage
+approximation (the union of the text seen before) for them.
 
 Trel, the recall base, follows the paper's two rules: with alpha = 1 the highlighted
 characters across documents (inex_eval's recall base); with alpha < 1 the highlighted

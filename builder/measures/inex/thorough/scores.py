@@ -1,15 +1,14 @@
 """The thorough family (inex_eval 3.1 ``-t``, and HiXEval, seed 003): its measures and its
 score table.
 
-Results may overlap. The inex_eval part (counts, iP[x], AiP, MAiP) is the focused
-computation on what each result adds: as inex_eval 3.1 ``-t`` counts them, in an article with
-highlighted text for the topic a result's size and highlighted text are its characters not
-retrieved by an earlier result (text retrieved twice counts once) and a passage of unknown
-offset counts 0 characters (18 under ``-f``); in any other article (not relevant, or not in
-the qrels) every result counts in full. Option ``overlap: each`` counts every result in full.
-The HiXEval
-part (P@r, R@r, F@r, MAP, iMAP; ``builder.measures.inex.thorough.hixeval``) weighs text seen again by
-``alpha``; its summary rows are the mean over the averaged topics, as the focused ones.
+Results may overlap. The inex_eval part (counts, iP[x], AiP, MAiP) is the focused computation on
+what each result adds: as inex_eval 3.1 ``-t`` counts them, in an article with highlighted text for
+the topic a result's size and highlighted text are its characters not retrieved by an earlier result
+(text retrieved twice counts once) and a passage of unknown offset counts 0 characters (18 under
+``-f``); in any other article (not relevant, or not in the qrels) every result counts in full.
+Option ``overlap: each`` counts every result in full. The HiXEval part (P@r, R@r, F@r, MAP, iMAP;
+``builder.measures.inex.thorough.hixeval``) weighs text seen again by ``alpha``; its summary rows
+are the mean over the averaged topics, as the focused ones.
 """
 
 from __future__ import annotations
