@@ -25,6 +25,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from builder.cli import prepare_process
+
+prepare_process()  # before numpy is imported, as the ``appendix`` command does: its page policy
+
 REPEATS = 7
 TOPICS = 50
 

@@ -31,6 +31,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from builder.cli import prepare_process
+
+prepare_process()  # before numpy is imported, as the ``appendix`` command does: its page policy
+
 ROOT = Path(__file__).resolve().parents[1]
 REPETITIONS = 3
 
