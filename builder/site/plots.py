@@ -23,11 +23,30 @@ NEGATIVE_COLOUR = "#a1261b"
 _AXIS = {"gridcolor": "#dddddd", "zerolinecolor": "#999999", "color": "#222222"}
 
 
-def _plain(names: Sequence[str]) -> list[str]:
-    """Names (runs, topics) as plotly.js shows text: it reads ``<b>``, ``<a href>``, ``<br>``
-    and entities in labels as markup, so ``&``, ``<`` and ``>`` go in as entities and come
-    out as the characters the file has."""
-    return [html.escape(str(name), quote=False) for name in names]
+class PlotlyMarkup(str):
+    """Pseudo-HTML written here on purpose (a hover template's ``<br>`` and ``<extra>``), the
+    only text of a figure that reaches plotly.js as markup: every other string is text."""
+
+
+def plotly_text(value: str) -> str:
+    """Text as plotly.js shows it literally: it reads ``<b>``, ``<a href>``, ``<br>``,
+    ``<span style>`` and entities in every label, title, legend entry, menu and hover text as
+    markup, so ``&``, ``<`` and ``>`` go in as entities and come out as the characters written."""
+    return html.escape(value, quote=False)
+
+
+def plotly_safe(value: Any) -> Any:
+    """A figure's ``data`` or ``layout`` with every string made :func:`plotly_text`, except
+    :class:`PlotlyMarkup`. The figure builders take plain names (runs, topics, measures) and
+    this, applied once to every figure a page carries (:func:`figure_json`), escapes them: a
+    label cannot be forgotten. Strings without ``&<>`` (colours, modes) are unchanged."""
+    if isinstance(value, str):
+        return str(value) if isinstance(value, PlotlyMarkup) else plotly_text(value)
+    if isinstance(value, dict):
+        return {key: plotly_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plotly_safe(item) for item in value]
+    return value
 
 
 def _round(values: Sequence[float]) -> list[float | None]:
@@ -130,7 +149,7 @@ def difference_from_median(run: str, topics: Sequence[str], difference: Sequence
     """One bar per topic: the run's value minus the task's median, on a -1 .. 1 axis."""
     rounded = _round(difference)
     colours = [NEGATIVE_COLOUR if (v or 0) < 0 else RUN_COLOUR for v in rounded]
-    data = [{"type": "bar", "name": "difference from median", "x": _plain(topics), "y": rounded,
+    data = [{"type": "bar", "name": "difference from median", "x": list(topics), "y": rounded,
              "marker": {"color": colours}}]
     layout = _layout("Topic", f"{measure_label} minus median", showlegend=False)
     layout["xaxis"].update({"type": "category", "automargin": True})
@@ -143,7 +162,7 @@ def difference_from_median(run: str, topics: Sequence[str], difference: Sequence
 def score_distribution(topic: str, runs: Sequence[str], values: Sequence[float],
                        measure_label: str) -> Figure:
     """The distribution of one measure over the task's runs on one topic."""
-    data = [{"type": "box", "name": measure_label, "x": _round(values), "text": _plain(runs),
+    data = [{"type": "box", "name": measure_label, "x": _round(values), "text": list(runs),
              "boxpoints": "all", "jitter": 0.4, "pointpos": 0, "orientation": "h",
              "hoverinfo": "x+text", "marker": {"color": RUN_COLOUR, "size": 5},
              "line": {"color": MEDIAN_COLOUR}}]
@@ -158,7 +177,7 @@ def score_distribution(topic: str, runs: Sequence[str], values: Sequence[float],
 def leaderboard(task: str, runs: Sequence[str], values: Sequence[float],
                 measure_label: str) -> Figure:
     """The official measure of every run, best first."""
-    data = [{"type": "bar", "x": _plain(runs), "y": _round(values), "name": measure_label,
+    data = [{"type": "bar", "x": list(runs), "y": _round(values), "name": measure_label,
              "marker": {"color": RUN_COLOUR}}]
     layout = _layout("Run", measure_label, showlegend=False)
     layout["xaxis"].update({"type": "category", "tickangle": -45, "automargin": True})
@@ -167,8 +186,10 @@ def leaderboard(task: str, runs: Sequence[str], values: Sequence[float],
 
 
 def figure_json(figure: Figure) -> str:
-    """The figure as JSON safe inside a ``<script type="application/json">`` element."""
-    text = json.dumps({"data": figure.data, "layout": figure.layout}, sort_keys=True,
+    """The figure as JSON safe inside a ``<script type="application/json">`` element, its
+    text escaped for plotly.js (:func:`plotly_safe`)."""
+    figure_dict = plotly_safe({"data": figure.data, "layout": figure.layout})
+    text = json.dumps(figure_dict, sort_keys=True,
                       separators=(",", ":"), ensure_ascii=True, allow_nan=False)
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
@@ -190,10 +211,11 @@ def p_value_heatmap(figure_id: str, measure: str, runs: Sequence[str], p_values:
     scale = [[0, SIGNIFICANT_COLOURS[0]], [alpha, SIGNIFICANT_COLOURS[1]],
              [alpha, NOT_SIGNIFICANT_COLOURS[0]], [1, NOT_SIGNIFICANT_COLOURS[1]]]
     trace: dict[str, Any] = {
-        "type": "heatmap", "x": _plain(runs), "y": _plain(runs), "z": z, "text": marks,
+        "type": "heatmap", "x": list(runs), "y": list(runs), "z": z, "text": marks,
         "zmin": 0, "zmax": 1, "colorscale": scale, "xgap": 1, "ygap": 1,
         "colorbar": {"title": {"text": "adjusted p"}},
-        "hovertemplate": "%{y} vs %{x}<br>adjusted p = %{z}%{text}<extra></extra>",
+        "hovertemplate": PlotlyMarkup(
+            "%{y} vs %{x}<br>adjusted p = %{z}%{text}<extra></extra>"),
     }
     if len(runs) <= HEATMAP_TEXT_MAX_RUNS:
         trace["texttemplate"] = "%{text}"

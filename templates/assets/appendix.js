@@ -1,3 +1,38 @@
+// Text reaches a figure drawn in the browser as text. plotly.js reads <b>, <br>, <a href>,
+// <span style> and entities in every label, title, legend entry and hover text as markup, so
+// AppendixFigures.react escapes every string of a figure (&, <, > as entities, which plotly.js
+// shows as the characters) but the hover templates written as markup(...) on purpose.
+window.AppendixFigures = (function () {
+  "use strict";
+  function Markup(template) { this.template = template; }
+  function text(value) {
+    return String(value).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+  // The name a figure's point carries (a category of the figure's JSON) as it was written.
+  function plain(value) {
+    return String(value).replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  }
+  function safe(value) {
+    if (typeof value === "string") { return text(value); }
+    if (value instanceof Markup) { return value.template; }
+    if (Array.isArray(value)) { return value.map(safe); }
+    if (value && typeof value === "object") {
+      var copy = {};
+      Object.keys(value).forEach(function (key) { copy[key] = safe(value[key]); });
+      return copy;
+    }
+    return value;
+  }
+  return {
+    markup: function (template) { return new Markup(template); },
+    plain: plain,
+    text: text,
+    react: function (area, data, layout) {
+      return Plotly.react(area, safe(data), safe(layout), { displayModeBar: false, responsive: true });
+    }
+  };
+})();
+
 // Draw every figure of the page from its JSON (a <script type="application/json"> element),
 // those of a hidden view once it is shown; a measure switch shows one view of each group.
 (function () {
@@ -24,8 +59,9 @@
         return function (event) {
           var point = event.points && event.points[0];
           if (point && point.x !== point.y) {
-            location.href = target + "#a=" + encodeURIComponent(point.y) +
-              "&b=" + encodeURIComponent(point.x);
+            // the matrix's names are escaped for plotly.js: the link names the runs as written
+            location.href = target + "#a=" + encodeURIComponent(AppendixFigures.plain(point.y)) +
+              "&b=" + encodeURIComponent(AppendixFigures.plain(point.x));
           }
         };
       }(compare));

@@ -4,6 +4,8 @@
 (function () {
   "use strict";
   var data = window.APPENDIX_RUN_PAIRS;
+  // Figures drawn with their names as text (appendix.js): never Plotly.react directly.
+  var figures = window.AppendixFigures;
   var MOST = 10;           // rows of the "differ most" table
   var RUN_COLOUR = "#1f4e9c";
   var OTHER_COLOUR = "#a1261b";
@@ -132,14 +134,14 @@
         line: { color: "#999999", dash: "dot", width: 1 } },
       { type: "scatter", mode: "markers", x: rows.map(function (r) { return r.a; }),
         y: rows.map(function (r) { return r.b; }), text: rows.map(function (r) { return r.topic; }),
-        hovertemplate: "topic %{text}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>",
+        hovertemplate: figures.markup("topic %{text}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>"),
         marker: { size: 8, color: rows.map(function (r) { return colour(r.d); }) } }
     ];
     var square = layout(measure + " of A (" + nameA + ")", measure + " of B (" + nameB + ")");
     square.xaxis.range = [0, top];
     square.yaxis.range = [0, top];
     var scatterArea = document.getElementById("pair-scatter");
-    Plotly.react(scatterArea, scatter, square, { displayModeBar: false, responsive: true });
+    figures.react(scatterArea, scatter, square);
     var better = rows.filter(function (r) { return r.d > 0; }).length;
     var worse = rows.filter(function (r) { return r.d < 0; }).length;
     scatterArea.setAttribute("aria-label", "Scatter plot of " + measure + " per topic, run " +
@@ -151,12 +153,12 @@
     var bars = [{ type: "bar", x: sorted.map(function (r) { return r.topic; }),
       y: sorted.map(function (r) { return r.d; }),
       marker: { color: sorted.map(function (r) { return colour(r.d); }) },
-      hovertemplate: "topic %{x}<br>A − B %{y:+.4f}<extra></extra>" }];
+      hovertemplate: figures.markup("topic %{x}<br>A − B %{y:+.4f}<extra></extra>") }];
     var barLayout = layout("Topic (sorted by the difference)", measure + ": A − B");
     barLayout.xaxis.type = "category";
     barLayout.xaxis.showticklabels = sorted.length <= 60;
     var differenceArea = document.getElementById("pair-differences");
-    Plotly.react(differenceArea, bars, barLayout, { displayModeBar: false, responsive: true });
+    figures.react(differenceArea, bars, barLayout);
     differenceArea.setAttribute("aria-label", "Bar chart of " + measure + " of " + nameA +
       " minus " + nameB + " per topic over " + rows.length + " topics, largest first.");
   }
