@@ -9,6 +9,7 @@ output and swapped in only when complete.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -28,6 +29,39 @@ STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publis
 
 class StrictError(Exception):
     """``--strict``: some runs were rejected, so nothing is published."""
+
+
+class Interrupted(BaseException):
+    """SIGINT (Ctrl-C) or SIGTERM stopped the build (``stopped_by_signals``). A
+    ``BaseException``, as ``KeyboardInterrupt`` is, so that no ``except Exception`` of a stage
+    takes it for a failure of its own; every stage's clean-up runs as it unwinds.
+
+    published: whether the new site had already replaced the old one when it arrived."""
+
+    def __init__(self, signum: int, published: bool = False) -> None:
+        super().__init__(signum, published)
+        self.signum = signum
+        self.published = published
+
+    @property
+    def name(self) -> str:
+        return signal.Signals(self.signum).name
+
+
+@contextmanager
+def stopped_by_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM raise ``Interrupted`` in the build instead of a traceback (SIGINT)
+    or an instant death that leaves the staging folder (SIGTERM); the handlers before are
+    restored after."""
+    def stop(signum: int, _frame: object) -> None:
+        raise Interrupted(signum)
+
+    before = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for number, handler in before.items():
+            signal.signal(number, handler)
 
 
 @dataclass
@@ -121,7 +155,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     """Every stage after the config, with the output's lock held."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.team import anonymise, check_team, team_site
-    from builder.site.publish import discard, swap_in
+    from builder.site.publish import PublishError, discard, signals_deferred, swap_in
     from builder.site.writer import render_site
 
     # Under a memory budget the run files are read, validated and evaluated batch by batch in
@@ -154,21 +188,37 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
         analyses = [analyse(result) for result in results]
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)
         stage.detail = f"{sum(len(a.topics) for a in analyses)} topics, {pairs} pairs tested"
-    with progress.stage("render") as stage:
-        staged, pages = render_site(site, analyses, output, when or build_time())
-        stage.detail = f"{pages} pages"
-    with progress.stage("publish") as stage:
-        try:
+    staged = None
+    published = False
+    try:
+        with progress.stage("render") as stage:
+            staged, pages = render_site(site, analyses, output, when or build_time())
+            stage.detail = f"{pages} pages"
+        with progress.stage("publish") as stage, signals_deferred():
             swap_in(staged, output)
-        except BaseException:
+            published = True
+            stage.detail = str(output)
+    except Interrupted as stop:
+        stop.published = published
+        raise
+    except OSError as exc:  # a full or read-only disk
+        raise PublishError(_cannot_write(output, exc)) from exc
+    finally:
+        if staged is not None and not published:
             discard(staged)
-            raise
-        stage.detail = str(output)
     rejected = sum(len(i.rejected) for i in inputs)
     summary = BuildSummary(output, len(site.tasks), sum(len(a.runs) for a in analyses),
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
+
+
+def _cannot_write(output: Path, error: OSError) -> str:
+    """What a failed write says: the site, the system's reason, and the file when the system
+    names it (a failed ``write``, as on a full disk, does not)."""
+    where = f" ({error.filename})" if error.filename else ""
+    return (f"cannot write the site {output}: {error.strerror or error}{where}; the previous "
+            "site, if any, is unchanged")
 
 
 def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,

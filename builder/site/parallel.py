@@ -82,15 +82,14 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
     sender.close()
     try:
         written = _take_jobs(queues, taken, first=0)
-    except BaseException:
+        try:
+            outcome = receiver.recv()
+        except EOFError:  # the child died without a word
+            outcome = None
+    except BaseException:  # a failure or an interruption here: the child is ended at once
         _stop(queues, taken)
         child.terminate()
-        child.join()
         raise
-    try:
-        outcome = receiver.recv()
-    except EOFError:  # the child died without a word
-        outcome = None
     finally:
         receiver.close()
         child.join()
@@ -143,6 +142,10 @@ def _die_with_parent(parent: int) -> None:
 
 def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection,
            parent: int) -> None:
+    # The build handles Ctrl-C (sent to the terminal's whole process group) and ends this
+    # process: SIGINT is ignored here, SIGTERM kills, whatever handlers the build set.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _die_with_parent(parent)
     try:
         written = _take_jobs(queues, taken, first=1)

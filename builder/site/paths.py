@@ -3,34 +3,81 @@
 Every link is relative and ends in ``.html``, so the site works from ``file://`` and under
 any path of a web server. Names from runs and topics become safe file names: characters
 outside ``[A-Za-z0-9._-]`` are replaced and a short hash keeps distinct names distinct (also
-on case-insensitive file systems).
+on case-insensitive file systems). No file name starts with ``.``: static hosts (GitHub Pages)
+do not serve such files. Published input files keep their names where every common file
+system takes them (``portable_names``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 
 from builder.pipeline.analysis import TaskAnalysis
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)", re.IGNORECASE)
+"""Names Windows refuses for a file, whatever its extension."""
+_NOT_PORTABLE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f-\x9f\u2028\u2029]')
+"""What some file system or static host refuses in a file name: Windows' reserved characters,
+the path separators, and control characters and line breaks."""
+MAX_NAME_BYTES = 120
+"""The longest published input file name, in UTF-8 bytes (file systems take 255, and a
+downloaded name gains a suffix such as `` (1)``)."""
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
 
 
 def slugs(names: Iterable[str]) -> dict[str, str]:
-    """A file-name-safe slug for each name, unique across ``names`` ignoring case."""
+    """A file-name-safe slug for each name, unique across ``names`` ignoring case, never
+    starting with ``.`` nor a name Windows reserves."""
     names = sorted(set(names))
     plain = {name: _UNSAFE.sub("_", name)[:80] or "_" for name in names}
-    folded: dict[str, int] = {}
-    for slug in plain.values():
-        folded[slug.lower()] = folded.get(slug.lower(), 0) + 1
+    plain = {name: f"_{slug[1:]}" if slug.startswith(".") else slug
+             for name, slug in plain.items()}
+    folded = Counter(slug.lower() for slug in plain.values())
     result = {}
     for name, slug in plain.items():
-        if slug != name or slug.startswith(".") or folded[slug.lower()] > 1:
-            slug = f"{slug}-{hashlib.sha256(name.encode('utf-8')).hexdigest()[:8]}"
+        if slug != name or _RESERVED.match(slug) or folded[slug.lower()] > 1:
+            slug = f"{slug}-{_hash(name)}"
         result[name] = slug
     return result
+
+
+def portable_names(files: Mapping[str, str]) -> dict[str, str]:
+    """For each file (key: what tells it apart, such as its path; value: its name), the name
+    it is published under: its own where every common file system and static host takes it
+    (no character of ``_NOT_PORTABLE``, no leading ``.``, no trailing ``.`` or space, not a
+    reserved name, at most ``MAX_NAME_BYTES``) and no other file's name differs from it only
+    by case; else made so, its last extension kept, with a short hash of its key."""
+    folded = Counter(name.casefold() for name in files.values())
+    return {key: name if _is_portable(name) and folded[name.casefold()] == 1
+            else _made_portable(name, key) for key, name in files.items()}
+
+
+def _is_portable(name: str) -> bool:
+    return (bool(name) and not _NOT_PORTABLE.search(name) and not name.startswith(".")
+            and not name.endswith((".", " ")) and not _RESERVED.match(name)
+            and len(name.encode("utf-8")) <= MAX_NAME_BYTES)
+
+
+def _made_portable(name: str, key: str) -> str:
+    clean = _NOT_PORTABLE.sub("_", name)
+    stem, dot, extension = clean.rpartition(".")
+    if not dot or not stem or len(extension) > 8:
+        stem, extension = clean, ""
+    else:
+        extension = f".{extension.rstrip('. ')}" if extension.rstrip(". ") else ""
+    stem = stem.lstrip(".").rstrip(". ") or "_"
+    tail = f"-{_hash(key)}{extension}"
+    while len((stem + tail).encode("utf-8")) > MAX_NAME_BYTES:
+        stem = stem[:-1]
+    return stem + tail
 
 
 def team_folder(team: str) -> str:

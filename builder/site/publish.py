@@ -10,11 +10,16 @@ What a user can count on, whatever happens to a build (an error, a full or read-
   file system without it, two renames, and a build killed between them is repaired by the
   next one).
 - Leftovers of a killed build (``.NAME.building-*``, ``.NAME.previous-*``) are ours by their
-  name and their marker or manifest; the next build restores or removes them.
+  name, by being real folders (a symbolic link of such a name is never followed nor removed)
+  and by their marker or their manifest and list of written files; the next build restores
+  or removes them.
 - Nothing the tool did not write is deleted: a published site lists what it wrote
-  (``.appendix-written``); anything else in the output (``CNAME``, ``.nojekyll``, ``.git/``
-  that static hosts need) is carried into the new site (hard links, so nothing is copied and
-  the old files stay until the swap). An output folder holding inputs of the config is refused.
+  (``.appendix-written``); anything else in the output (``CNAME``, ``.git/`` that static
+  hosts need) is carried into the new site (hard links, so nothing is copied and the old
+  files stay until the swap). A folder with our manifest but no such list is refused, as is
+  an output folder holding inputs of the config.
+- An interruption (Ctrl-C, SIGTERM) during the swap waits until the swap is whole
+  (``signals_deferred``).
 
 The Python standard library has no atomic directory exchange: ``renameat2`` is called through
 ``ctypes`` (glibc 2.28 or later).
@@ -28,10 +33,11 @@ import fcntl
 import json
 import os
 import shutil
+import signal
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from builder.site.manifest import MANIFEST_NAME, TOOL
@@ -59,6 +65,11 @@ def check_replaceable(output: Path) -> None:
     if not _is_our_site(output):
         raise PublishError(f"refusing to replace {output}: it is not empty and has no "
                            f"{MANIFEST_NAME} written by {TOOL}")
+    if not (output / WRITTEN).is_file():
+        raise PublishError(
+            f"refusing to replace {output}: its {MANIFEST_NAME} names {TOOL} but it has no "
+            f"{WRITTEN} listing the files {TOOL} wrote, so the build cannot tell them from "
+            "yours; move the folder aside or choose another output")
 
 
 def check_inputs_outside(output: Path, inputs: Iterable[Path]) -> None:
@@ -114,28 +125,75 @@ def build_lock(output: Path) -> Iterator[None]:
         handle.close()
 
 
+def _is_published_site(folder: Path) -> bool:
+    """A whole site this tool published: a real folder with our manifest and its list of
+    written files, and no staging mark."""
+    return (_is_real_folder(folder) and _is_our_site(folder) and (folder / WRITTEN).is_file()
+            and not (folder / STAGING_MARK).exists())
+
+
+def _is_leftover(folder: Path) -> bool:
+    """A real folder a build of ours made: marked as staging (or being removed), or a whole
+    site of ours (the old site after the exchange, before its removal began)."""
+    return _is_real_folder(folder) and ((folder / STAGING_MARK).is_file()
+                                        or _is_published_site(folder))
+
+
+def _is_real_folder(path: Path) -> bool:
+    """A folder, not a symbolic link to one: a link is never followed by the clean-up."""
+    return not path.is_symlink() and path.is_dir()
+
+
+def _left_alone(path: Path) -> str:
+    why = ("a symbolic link, not a folder this tool made" if path.is_symlink()
+           else f"not a folder this tool made and marked (no {STAGING_MARK}, or no "
+           f"{MANIFEST_NAME} with its {WRITTEN})")
+    return f"left {path.name} alone: {why}"
+
+
 def recover(output: Path) -> list[str]:
     """Repair what a killed build left beside ``output`` (call with the lock held): restore a
-    previous site whose swap was cut short, remove our staging and previous folders. Returns
-    what was done, for the build's log."""
+    previous site whose swap was cut short, remove our staging and previous folders; leave
+    anything else of such a name alone. Returns what was done, for the build's log."""
     done: list[str] = []
     parent = output.parent
     for previous in sorted(parent.glob(f".{output.name}.previous-*")):
-        if not output.exists() and _is_our_site(previous):
+        if not output.exists() and _is_published_site(previous):
             previous.rename(output)
             done.append(f"restored {output.name} from an interrupted build")
-        elif _is_our_site(previous):
+        elif _is_leftover(previous):
             _remove_tree(previous)
             done.append(f"removed {previous.name}")
+        else:
+            done.append(_left_alone(previous))
     for staged in sorted(parent.glob(f".{output.name}.building-*")):
-        if (staged / STAGING_MARK).exists() or _is_our_site(staged):
+        if _is_leftover(staged):
             _remove_tree(staged)
             done.append(f"removed {staged.name}")
+        else:
+            done.append(_left_alone(staged))
     return done
 
 
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends: a step that must not be cut in two (the
+    swap, the staging folder's creation) completes, then the signal acts as it would have."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError):  # no signal masks here, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def staging_folder(output: Path) -> Path:
-    """A new empty folder beside ``output`` (same file system, so the swap is a rename)."""
+    """A new empty folder beside ``output`` (same file system, so the swap is a rename), marked
+    as a build's staging folder."""
     output.parent.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix=f".{output.name}.building-", dir=output.parent))
     umask = os.umask(0)
@@ -149,13 +207,13 @@ def discard(staged: Path) -> None:
     _remove_tree(staged)
 
 
-def _written_by_us(site: Path) -> set[str] | None:
-    """The top-level entries the build of ``site`` wrote (None: a site from before the list,
-    whose dotfiles and CNAME are taken as the user's)."""
+def _written_by_us(site: Path) -> set[str]:
+    """The top-level entries the build of ``site`` wrote (none for an empty folder;
+    ``check_replaceable`` refuses a site without its list)."""
     try:
         lines = (site / WRITTEN).read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return None
+    except FileNotFoundError:
+        return set()
     return {line.split("/", 1)[0] for line in lines if line}
 
 
@@ -163,10 +221,8 @@ def _foreign_entries(output: Path) -> list[Path]:
     if not output.is_dir():
         return []
     ours = _written_by_us(output)
-    entries = [p for p in output.iterdir() if p.name not in (WRITTEN, STAGING_MARK)]
-    if ours is None:
-        return [p for p in entries if p.name.startswith(".") or p.name == "CNAME"]
-    return [p for p in entries if p.name not in ours]
+    return [p for p in output.iterdir()
+            if p.name not in (WRITTEN, STAGING_MARK) and p.name not in ours]
 
 
 def _carry(entries: list[Path], staged: Path) -> None:
@@ -214,7 +270,9 @@ def _exchange(a: Path, b: Path) -> bool:
 
 
 def swap_in(staged: Path, output: Path) -> None:
-    """Replace ``output`` by ``staged`` in one step; the old site is removed afterwards."""
+    """Replace ``output`` by ``staged`` in one step; the old site is removed afterwards.
+    Hold SIGINT and SIGTERM around the call (``signals_deferred``), so that the caller knows
+    whether the swap happened."""
     check_replaceable(output)
     carried = _foreign_entries(output)
     _carry(carried, staged)
@@ -240,21 +298,23 @@ def swap_in(staged: Path, output: Path) -> None:
 
 
 def _remove_tree(folder: Path) -> None:
-    """Remove a folder this tool wrote, read-only sub-folders included.
+    """Remove a folder this tool wrote, read-only sub-folders included; never through a
+    symbolic link (a link is not removed nor followed).
 
-    The entries that say the folder is ours (the staging mark, the manifest) go last: a build
-    killed while removing an old site or a staging folder then leaves a folder the next build
-    still recognises, and removes, instead of an anonymous half-deleted one it must not touch."""
+    The folder is marked first (the staging mark) and the mark goes last: a build killed while
+    removing an old site or a staging folder then leaves a folder the next build still
+    recognises, and removes, instead of an anonymous half-deleted one it must not touch."""
     def writable_then_retry(function, path, _exc_info) -> None:
         parent = os.path.dirname(path)
         os.chmod(parent, os.stat(parent).st_mode | stat.S_IWUSR | stat.S_IXUSR)
         function(path)
 
-    if not folder.exists():
+    if not _is_real_folder(folder):
         return
-    marks = (STAGING_MARK, MANIFEST_NAME)
+    with suppress(OSError):  # a folder that cannot be marked cannot be emptied either
+        (folder / STAGING_MARK).touch()
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if entry.name in marks:
+        if entry.name == STAGING_MARK:
             continue
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, onerror=writable_then_retry)

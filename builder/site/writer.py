@@ -24,7 +24,7 @@ from builder.site.pages import PAGES
 from builder.site.pages.downloads import Download, listing, task_downloads, write_download
 from builder.site.parallel import Cost, Job, run_jobs
 from builder.site.paths import SiteTask
-from builder.site.publish import discard, staging_folder
+from builder.site.publish import discard, signals_deferred, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
 
@@ -37,12 +37,15 @@ def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
     where ``fork`` and two cores exist; ``builder.site.parallel``). On any failure the
     staging folder is removed and the exception propagates.
     """
-    staged = staging_folder(output)
+    staged = None
     try:
+        with signals_deferred():  # an interruption finds the folder named, so removed
+            staged = staging_folder(output)
         with _no_cycle_collection():
             pages = _render(site, [SiteTask.of(a) for a in analyses], staged, when, processes)
     except BaseException:
-        discard(staged)
+        if staged is not None:
+            discard(staged)
         raise
     return staged, pages
 
@@ -63,6 +66,8 @@ def _no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+NO_JEKYLL = ".nojekyll"
+"""Tells GitHub Pages to serve the site as it is."""
 RUN_PAGES_PER_JOB = 16
 """Run pages are built in chunks of this many, so the two processes share them evenly."""
 
@@ -100,6 +105,9 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict
 
     def assets_and_manifest() -> int:
         copy_assets(out)
+        # GitHub Pages runs Jekyll unless told not to, which hides every file or folder
+        # starting with ``_`` (a slug may).
+        (out / NO_JEKYLL).touch()
         write_manifest(out, manifest(site, when.isoformat(), site.relative, input_files(site)))
         return 0
 

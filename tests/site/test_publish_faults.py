@@ -224,18 +224,21 @@ def test_two_builds_at_once_one_waits_out(published):
 
 def test_files_the_tool_did_not_write_survive_a_rebuild(published):
     folder, out, before = published
+    assert (out / ".nojekyll").read_bytes() == b""  # ours: GitHub Pages serves the site as is
     (out / "CNAME").write_text("results.example.org\n")
-    (out / ".nojekyll").touch()
+    (out / ".well-known").mkdir()
+    (out / ".well-known" / "security.txt").write_text("Contact: mailto:a@example.org\n")
     (out / ".git").mkdir()
     (out / ".git" / "HEAD").write_text("ref: refs/heads/gh-pages\n")
     code, err = finished(folder, out)
     assert code == 0, err
     assert (out / "CNAME").read_text() == "results.example.org\n"
     assert (out / ".git" / "HEAD").read_text() == "ref: refs/heads/gh-pages\n"
-    assert (out / ".nojekyll").exists()
-    for name in ("CNAME", ".nojekyll", ".git/HEAD"):
+    assert (out / ".well-known" / "security.txt").exists()
+    for name in ("CNAME", ".git/HEAD", ".well-known/security.txt"):
         (out / name).unlink()
     (out / ".git").rmdir()
+    (out / ".well-known").rmdir()
     assert tree(out) == before
 
 
@@ -288,6 +291,7 @@ def test_a_full_disk_keeps_the_previous_site_and_leaves_nothing(published, tmp_p
         assert finished(folder, out)[0] == 0
         code, err = finished(folder, out)
         assert code == 2 and "No space left on device" in err and "Traceback" not in err
+        assert f"cannot write the site {out}: No space left on device" in err
         assert tree(out) == before and leftovers(out) == []
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)

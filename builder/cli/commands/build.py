@@ -3,12 +3,15 @@
 Exit status: 0 when the site is built (even with rejected runs); 1 when runs were rejected
 and ``--strict`` is given (nothing is published); 2 for an invalid config or unusable input
 files (qrels, topics, run metadata), an output folder that cannot be replaced or written (a
-full or read-only disk) or that another build is writing.
+full or read-only disk) or that another build is writing; 130 when interrupted by Ctrl-C
+(SIGINT), 143 by SIGTERM (128 and the signal's number, as shells report it), with the staging
+folder removed and, unless the swap had completed, the previous site as it was.
 """
 
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -36,6 +39,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from builder.build import Interrupted, stopped_by_signals
+
+    try:
+        with stopped_by_signals():
+            return _build(args)
+    except (Interrupted, KeyboardInterrupt) as stop:
+        stop = stop if isinstance(stop, Interrupted) else Interrupted(signal.SIGINT)
+        outcome = ("after the new site was published" if stop.published else
+                   "before publishing; the previous site, if any, is unchanged")
+        print(f"appendix build: interrupted by {stop.name} {outcome}", file=sys.stderr)
+        return 128 + stop.signum
+
+
+def _build(args: argparse.Namespace) -> int:
     from builder.build import Progress, StrictError, build
     from builder.config.loading import ConfigError
     from builder.pipeline.execution.cluster import SchedulerError

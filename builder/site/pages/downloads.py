@@ -29,6 +29,7 @@ from builder.pipeline.analysis import TaskAnalysis
 from builder.site.manifest import sha256
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.parallel import Cost
+from builder.site.paths import portable_names
 from builder.stats.significance.tables import format_significance
 
 
@@ -43,13 +44,16 @@ class Download:
     description: str
     write: Callable[[Path], None]
     cost: Cost = Cost.LIGHT
+    label: str = ""
+    """What the downloads page calls it, when not its name: a published input by its own
+    name, which its file may not carry (``builder.site.paths.portable_names``)."""
 
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
 
     def listed(self, out: Path) -> dict[str, str]:
         """The downloads page's entry, once written under ``out``."""
-        return {"href": f"{self.task}/downloads/{self.name}", "name": self.name,
+        return {"href": f"{self.task}/downloads/{self.name}", "name": self.label or self.name,
                 "description": self.description,
                 "size": readable_size(self.path(out).stat().st_size),
                 "sha256": sha256(self.path(out)) if self.name.startswith(f"{INPUTS}/") else ""}
@@ -100,7 +104,7 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
             lambda path: path.write_text(format_significance(report.table), encoding="utf-8"),
             Cost.MEDIUM))
     if publish_inputs:
-        files += input_downloads(analysis)
+        files += input_downloads(analysis, display_path)
     return files
 
 
@@ -108,20 +112,29 @@ INPUTS = "inputs"
 """The folder of a task's downloads that holds its input files (``publish_inputs``)."""
 
 
-def input_downloads(analysis: TaskAnalysis) -> list[Download]:
+def input_downloads(analysis: TaskAnalysis,
+                    display_path: Callable[[str], str] = str) -> list[Download]:
     """The task's inputs as published files: qrels, topics and run metadata as they are, each
-    run gzip-compressed (a run already in gzip as it is), under ``inputs/``."""
+    run gzip-compressed (a run already in gzip as it is), under ``inputs/``, each file under
+    its own name where it is portable, else under a portable one (the page shows its own).
+    ``display_path`` names a file as the site does (what tells apart two of one name)."""
     spec, task = analysis.spec, analysis.spec.id
-    files = [Download(task, f"{INPUTS}/{path.name}", what, partial(_copy, path))
-             for path, what in ((spec.qrels, "the relevance judgements"),
-                                (spec.topics, "the topics"),
-                                (spec.run_metadata, "the run metadata")) if path is not None]
+    inputs = [(path, what, path.name, _copy) for path, what in (
+        (spec.qrels, "the relevance judgements"), (spec.topics, "the topics"),
+        (spec.run_metadata, "the run metadata")) if path is not None]
+    runs = []
     for read in analysis.result.inputs.reads:
         source = Path(read.path)
-        name = source.name if source.suffix == ".gz" else f"{source.name}.gz"
-        files.append(Download(task, f"{INPUTS}/runs/{name}", f"run {read.name}"
-                              + (", rejected" if read.rejected else ""),
-                              partial(_copy if source.suffix == ".gz" else _gzip, source)))
+        gzipped = source.suffix == ".gz"
+        runs.append((source, f"run {read.name}" + (", rejected" if read.rejected else ""),
+                     source.name if gzipped else f"{source.name}.gz",
+                     _copy if gzipped else _gzip))
+    files = []
+    for folder, group in ((INPUTS, inputs), (f"{INPUTS}/runs", runs)):
+        names = portable_names({display_path(str(path)): name for path, _, name, _ in group})
+        files += [Download(task, f"{folder}/{names[display_path(str(path))]}", what,
+                           partial(write, path), label=f"{folder}/{name}")
+                  for path, what, name, write in group]
     return files
 
 
