@@ -155,7 +155,8 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     """Every stage after the config, with the output's lock held."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.team import anonymise, check_team, team_site
-    from builder.site.publish import PublishError, discard, signals_deferred, swap_in
+    from builder.site.parallel import signals_deferred
+    from builder.site.publish import PublishError, discard, swap_in
     from builder.site.writer import render_site
 
     # Under a memory budget the run files are read, validated and evaluated batch by batch in

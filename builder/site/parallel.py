@@ -22,12 +22,14 @@ import pickle
 import signal
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from enum import IntEnum
 from multiprocessing.connection import Connection
 from typing import Any
 
 _PR_SET_PDEATHSIG = 1
+_INTERRUPTIONS = {signal.SIGINT, signal.SIGTERM}
 
 Job = Callable[[], int]
 
@@ -78,7 +80,10 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
     sys.stderr.flush()
     child = context.Process(target=_child, args=(queues, taken, sender, os.getpid()),
                             daemon=True)
-    child.start()
+    # An interruption's exception raised in the fork's own callbacks (logging's, after the
+    # fork) would be ignored, and the build would wait for a worker told nothing.
+    with signals_deferred():
+        child.start()
     sender.close()
     try:
         written = _take_jobs(queues, taken, first=0)
@@ -128,6 +133,22 @@ def _stop(queues: Sequence[Sequence[Job]], taken: Any) -> None:
             taken[k] = len(queue)
 
 
+@contextmanager
+def signals_deferred() -> Iterator[None]:
+    """Hold SIGINT and SIGTERM until the block ends: a step that must not be cut in two (the
+    fork of the render worker, the staging folder's creation, the swap) completes, then the
+    signal acts as it would have."""
+    try:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTIONS)
+    except (AttributeError, ValueError):  # no signal masks here, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _die_with_parent(parent: int) -> None:
     """Ask Linux to kill this process when its parent dies (``kill -9`` of a build must not
     leave a render worker writing into a folder nobody will publish). Elsewhere a no-op."""
@@ -146,6 +167,7 @@ def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection,
     # process: SIGINT is ignored here, SIGTERM kills, whatever handlers the build set.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTIONS)  # held by the parent's fork
     _die_with_parent(parent)
     try:
         written = _take_jobs(queues, taken, first=1)

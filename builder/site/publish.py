@@ -19,7 +19,7 @@ What a user can count on, whatever happens to a build (an error, a full or read-
   files stay until the swap). A folder with our manifest but no such list is refused, as is
   an output folder holding inputs of the config.
 - An interruption (Ctrl-C, SIGTERM) during the swap waits until the swap is whole
-  (``signals_deferred``).
+  (``builder.site.parallel.signals_deferred``).
 
 The Python standard library has no atomic directory exchange: ``renameat2`` is called through
 ``ctypes`` (glibc 2.28 or later).
@@ -33,7 +33,6 @@ import fcntl
 import json
 import os
 import shutil
-import signal
 import stat
 import tempfile
 from collections.abc import Iterable, Iterator
@@ -175,22 +174,6 @@ def recover(output: Path) -> list[str]:
     return done
 
 
-@contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends: a step that must not be cut in two (the
-    swap, the staging folder's creation) completes, then the signal acts as it would have."""
-    held = {signal.SIGINT, signal.SIGTERM}
-    try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    except (AttributeError, ValueError):  # no signal masks here, or not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
 def staging_folder(output: Path) -> Path:
     """A new empty folder beside ``output`` (same file system, so the swap is a rename), marked
     as a build's staging folder."""
@@ -271,8 +254,8 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def swap_in(staged: Path, output: Path) -> None:
     """Replace ``output`` by ``staged`` in one step; the old site is removed afterwards.
-    Hold SIGINT and SIGTERM around the call (``signals_deferred``), so that the caller knows
-    whether the swap happened."""
+    Hold SIGINT and SIGTERM around the call (``builder.site.parallel.signals_deferred``), so
+    that the caller knows whether the swap happened."""
     check_replaceable(output)
     carried = _foreign_entries(output)
     _carry(carried, staged)

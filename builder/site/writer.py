@@ -22,9 +22,9 @@ from builder.site.manifest import input_files, manifest, write_manifest
 from builder.site.models import Page, SiteBuild
 from builder.site.pages import PAGES
 from builder.site.pages.downloads import Download, listing, task_downloads, write_download
-from builder.site.parallel import Cost, Job, run_jobs
+from builder.site.parallel import Cost, Job, run_jobs, signals_deferred
 from builder.site.paths import SiteTask
-from builder.site.publish import discard, signals_deferred, staging_folder
+from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
 
