@@ -20,7 +20,7 @@ from builder.pipeline.analysis import TaskAnalysis
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _RESERVED = re.compile(r"(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)", re.IGNORECASE)
-"""Names Windows refuses for a file, whatever its extension."""
+"""Names Windows refuses for a file, whatever follows their first dot."""
 _NOT_PORTABLE = re.compile(r'[<>:"/\\|?*\x00-\x1f\x7f-\x9f\u2028\u2029]')
 """What some file system or static host refuses in a file name: Windows' reserved characters,
 the path separators, and control characters and line breaks."""
@@ -43,7 +43,9 @@ def slugs(names: Iterable[str]) -> dict[str, str]:
     folded = Counter(slug.lower() for slug in plain.values())
     result = {}
     for name, slug in plain.items():
-        if slug != name or _RESERVED.match(slug) or folded[slug.lower()] > 1:
+        if _RESERVED.match(slug):
+            slug = f"_{slug}"
+        if slug != name or folded[slug.lower()] > 1:
             slug = f"{slug}-{_hash(name)}"
         result[name] = slug
     return result
@@ -74,6 +76,8 @@ def _made_portable(name: str, key: str) -> str:
     else:
         extension = f".{extension.rstrip('. ')}" if extension.rstrip(". ") else ""
     stem = stem.lstrip(".").rstrip(". ") or "_"
+    if _RESERVED.match(stem):
+        stem = f"_{stem}"
     tail = f"-{_hash(key)}{extension}"
     while len((stem + tail).encode("utf-8")) > MAX_NAME_BYTES:
         stem = stem[:-1]
