@@ -95,13 +95,18 @@ def leftovers(out: Path) -> list[str]:
     return sorted(p.name for p in out.parent.glob(f".{out.name}.*"))
 
 
-@pytest.fixture(scope="module")
-def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
-    folder = tmp_path_factory.mktemp("faults")
+def publish_once(tmp_path_factory, name: str) -> tuple[Path, Path, dict[str, str]]:
+    """A folder, the site built there and its files' hashes: the previous site of a test."""
+    folder = tmp_path_factory.mktemp(name)
     out = folder / "site"
     code, err = finished(folder, out)
     assert code == 0, err
     return folder, out, tree(out)
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
+    return publish_once(tmp_path_factory, "faults")
 
 
 RENDER_WORKER_HELD = """
@@ -131,26 +136,28 @@ def all_exited(lifeline: int, seconds: float) -> bool:
     return bool(readable) and os.read(lifeline, 1) == b""
 
 
-@pytest.mark.parametrize("after", ["config", "read", "validate", "analyse", "render"])
-def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
-    """The build is killed once it prints that stage's line; after ``analyse``, during the
-    render stage, once its render worker has started. The build holds the write end of a
-    pipe, and so does every process it forks: the pipe's end of file says all have exited."""
-    folder, out, before = published
-    if after == "analyse" and default_processes() < 2:
+def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, str]:
+    """A build sent ``signum`` (to it alone) once it prints ``after``'s stage line, or for
+    ``after="render worker"`` once its render worker has started; its exit status and what it
+    printed after, once it and every process it forked have exited. The build holds the
+    write end of a pipe, and so does every process it forks: the pipe's end of file says all
+    have exited."""
+    worker = after == "render worker"
+    if worker and default_processes() < 2:
         pytest.skip("needs fork and two cores for a render worker")
     lifeline, held = os.pipe()
-    program = ("-c", RENDER_WORKER_HELD) if after == "analyse" else ("-m", "builder")
-    process = build(folder, out, program, pass_fds=(held,))
+    process = build(folder, out, ("-c", RENDER_WORKER_HELD) if worker else ("-m", "builder"),
+                    pass_fds=(held,))
     os.close(held)
     try:
-        seen = "render worker started" if after == "analyse" else f"] {after}"
+        seen = "render worker started" if worker else f"] {after}"
         for line in process.stderr:
             if seen in line:
                 break
         else:
             pytest.fail(f"the build ended without printing {seen!r}")
-        os.kill(process.pid, signal.SIGKILL)  # the build alone: its render worker must follow
+        os.kill(process.pid, signum)  # the build alone: its render worker must follow
+        rest = process.stderr.read()
         process.wait(timeout=60)
         assert all_exited(lifeline, 60), alive_in_group(process.pid)
     finally:
@@ -158,6 +165,15 @@ def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGKILL)  # a worker left by a failure above
     assert not_terminated(alive_in_group(process.pid), 60) == []
+    return process.returncode, rest
+
+
+@pytest.mark.parametrize("after", ["config", "read", "validate", "render worker", "render"])
+def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
+    """The build is killed once it prints that stage's line, or during the render stage once
+    its render worker has started."""
+    folder, out, before = published
+    assert signalled(folder, out, after, signal.SIGKILL)[0] == -signal.SIGKILL
     assert tree(out) == before
     code, err = finished(folder, out)
     assert code == 0 and "Traceback" not in err

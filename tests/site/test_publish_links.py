@@ -11,16 +11,12 @@ from pathlib import Path
 import pytest
 
 from builder.site.publish import STAGING_MARK, WRITTEN, _remove_tree, recover
-from tests.site.test_publish_faults import finished, leftovers, tree
+from tests.site.test_publish_faults import finished, leftovers, publish_once, tree
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
-    folder = tmp_path_factory.mktemp("links")
-    out = folder / "site"
-    code, err = finished(folder, out)
-    assert code == 0, err
-    return folder, out, tree(out)
+    return publish_once(tmp_path_factory, "links")
 
 
 def user_folder(parent: Path, site: Path) -> tuple[Path, dict[str, str]]:
