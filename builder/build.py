@@ -136,7 +136,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         output = Path(out).resolve() if out is not None else site.output
         if team is not None and out is None:
             output = output.with_name(f"{output.name}-team-{team_folder(team)}")
-        check_inputs_outside(output, [*input_files(site),
+        inputs = input_files(site)  # a run folder's links as named, then their targets
+        check_inputs_outside(output, [*inputs, *(Path(os.path.realpath(p)) for p in inputs),
                                       *(t.options.corpus for t in site.tasks
                                         if getattr(t.options, "corpus", None))])
         held.enter_context(build_lock(output))

@@ -60,6 +60,9 @@ class FindingCode(StrEnum):
     FOLDER = "folder"
     """An entry of a run folder that is not read as a run: a subfolder, a broken symbolic
     link, a link loop, a special file."""
+    NOT_PUBLISHED = "not-published"
+    """An input the site does not publish although ``publish_inputs`` asks it: its real path
+    lies outside the campaign's folders (a link out of them)."""
 
 
 @dataclass(frozen=True)

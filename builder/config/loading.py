@@ -127,7 +127,28 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         significance_measures=tuple(dict.fromkeys([official, *(tests.measures or [])])),
         reliability=_reliability(key, task.get("reliability"), kind, problems),
         findings=tuple(folder_findings),
+        folders=_named_folders(task, base, corpus),
     )
+
+
+def _named_folders(task: dict[str, Any], base: Path, corpus: Path | None) -> tuple[Path, ...]:
+    """The folders a task's keys name, resolved (``TaskSpec.folders``): a file's folder as
+    written, not its link's target, so that a link out of them does not widen them."""
+    folders = [(base / task[name]).parent.resolve() for name in ("qrels", "topics", "run_metadata")
+               if isinstance(task.get(name), str)]
+    runs = task.get("runs")
+    if isinstance(runs, str):
+        parts = Path(runs).parts
+        fixed = next((i for i, part in enumerate(parts) if glob.has_magic(part)), None)
+        named = base / runs
+        if fixed is not None:
+            named = base.joinpath(*parts[:fixed])  # a glob: the folder before its wildcards
+        elif not named.is_dir():
+            named = named.parent  # a single run file
+        folders.append(named.resolve())
+    if corpus is not None:
+        folders.append(corpus)
+    return tuple(dict.fromkeys(folders))
 
 
 def _corpus(key: str, value: Any, base: Path, kind: TaskKind | None,
@@ -229,7 +250,7 @@ def _run_files(key: str, value: Any, base: Path, problems: list[str]
     for entry in entries:
         why = _not_a_run_file(entry)
         if why is None:
-            files.append(entry.resolve())
+            files.append(entry)  # a link keeps its name in the campaign; its target is read
         else:
             findings.append(Finding(str(entry), None, "warning", FindingCode.FOLDER, why))
     if not files:

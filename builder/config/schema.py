@@ -133,6 +133,10 @@ class TaskSpec:
     findings: tuple[Finding, ...] = ()
     """What the run folder holds besides run files (subfolders, broken links), shown with the
     task's other input findings."""
+    folders: tuple[Path, ...] = ()
+    """The folders the task's keys name, resolved: its run folder (a glob's folder), the
+    folders of its qrels, topics and run metadata as written, its corpus. With the config's
+    folder they are the campaign's own (``SiteSpec.inside``)."""
 
 
 @dataclass(frozen=True)
@@ -156,3 +160,11 @@ class SiteSpec:
         if absolute.is_relative_to(self.base):
             return absolute.relative_to(self.base).as_posix()
         return absolute.name
+
+    def inside(self, path: Path | str) -> bool:
+        """Whether the real path of ``path`` (its links followed) lies in the campaign's own
+        folders: the config's folder and the folders its tasks name. Only such a file is
+        published: a run folder's link to ``~/.ssh/id_rsa`` is not part of the campaign."""
+        real = Path(os.path.realpath(self.base / path))
+        folders = (self.base, *(folder for task in self.tasks for folder in task.folders))
+        return any(real.is_relative_to(folder) for folder in folders)

@@ -18,6 +18,7 @@ import stat
 import sys
 import zlib
 from pathlib import Path
+from typing import BinaryIO
 
 from builder.findings import FindingCode, InputError
 
@@ -64,6 +65,26 @@ def make_folder(path: Path) -> None:
     except OSError as error:
         raise InputError.at(str(path), None, FindingCode.OUTPUT,
                             open_problem(error, "create the folder")) from None
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """``path`` opened to read, or ``OSError`` when it cannot be read as the file it claims to
+    be: no permission, gone, a folder, or a special file (a named pipe would block the build
+    until some other process wrote to it; a device has no end). Opened without blocking, then
+    checked, so that a file swapped for a pipe after the config named it cannot hang the
+    build."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
 
 
 def read_input(path: Path | str) -> bytes:

@@ -10,14 +10,16 @@ from typing import Any
 
 from builder import __version__
 from builder.config.schema import SiteSpec
+from builder.formats.source import open_problem, open_regular
 
 MANIFEST_NAME = "manifest.json"
 TOOL = "appendix"
 
 
 def sha256(path: Path) -> str:
+    """The SHA-256 of ``path``, a regular file (``OSError`` when it cannot be read as one)."""
     digest = hashlib.sha256()
-    with open(path, "rb") as stream:
+    with open_regular(path) as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -32,18 +34,38 @@ def input_files(site: SiteSpec) -> list[Path]:
     return list(dict.fromkeys(files))
 
 
-def manifest(site: SiteSpec, build_date: str, display_path, files: Iterable[Path]) -> dict[str, Any]:
+OUTSIDE = ("not read for the manifest: its real path lies outside the campaign's folders "
+           "(the config's folder and the folders it names)")
+"""Why the manifest records an input without its size and hash."""
+
+
+def input_record(site: SiteSpec, path: Path) -> dict[str, Any]:
+    """The manifest's entry of an input: its name, size and SHA-256; or, for a file outside
+    the campaign's folders or one that cannot be read now as a regular file (a run rejected
+    for its permissions, a file gone or swapped for a pipe since it was read), its name and
+    why there is no hash. Never an error: a bad input costs its own entry, not the build."""
+    entry: dict[str, Any] = {"path": site.relative(path)}
+    if not site.inside(path):
+        return {**entry, "withheld": OUTSIDE}
+    try:
+        digest = sha256(path)
+        size = path.stat().st_size
+    except OSError as error:
+        return {**entry, "withheld": open_problem(error)}
+    return {**entry, "bytes": size, "sha256": digest}
+
+
+def manifest(site: SiteSpec, build_date: str, files: Iterable[Path]) -> dict[str, Any]:
     return {
         "tool": TOOL,
         "version": __version__,
         "build_date": build_date,
-        "config_file": display_path(site.path),
+        "config_file": site.relative(site.path),
         "config": published_config(site),
         "significance": {task.id: {**task.significance.as_dict(),
                                    "measures": list(task.significance_measures)}
                          for task in site.tasks if task.significance is not None},
-        "inputs": [{"path": display_path(p), "bytes": p.stat().st_size, "sha256": sha256(p)}
-                   for p in files],
+        "inputs": [input_record(site, path) for path in files],
     }
 
 

@@ -83,7 +83,7 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     }
     env = environment()
     build = SiteBuild(site, analyses, out)
-    files = {a.spec.id: task_downloads(a, site.relative, site.config.publish_inputs)
+    files = {a.spec.id: task_downloads(a, site)
              for a in analyses}
     count = run_jobs(_jobs(build, files, env, context, when), processes)
     listed = replace(build, downloads={task: listing(written, out)
@@ -108,7 +108,7 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict
         # GitHub Pages runs Jekyll unless told not to, which hides every file or folder
         # starting with ``_`` (a slug may).
         (out / NO_JEKYLL).touch()
-        write_manifest(out, manifest(site, when.isoformat(), site.relative, input_files(site)))
+        write_manifest(out, manifest(site, when.isoformat(), input_files(site)))
         return 0
 
     def pages(make: Callable[[], list[Page]]) -> Job:

@@ -65,7 +65,10 @@ def test_publish_inputs_archives_every_input_with_its_sha256(tmp_path: Path):
     assert main(["build", "--config", str(tmp_path / "config.yml"), "--out", str(site),
                  "--quiet"]) == 0
     inputs = site / "adhoc" / "downloads" / "inputs"
-    runs = sorted((ROOT / task["runs"]).iterdir())
+    with open(site / "adhoc" / "downloads" / "findings.csv", newline="") as stream:
+        rejected = {row["file"] for row in csv.DictReader(stream) if row["severity"] == "error"}
+    assert rejected  # the demo has rejected runs: they are listed, not published
+    runs = sorted(p for p in (ROOT / task["runs"]).iterdir() if p.name not in rejected)
     assert sorted(p.name for p in (inputs / "runs").iterdir()) == sorted(
         f"{p.name}.gz" for p in runs)
     for run in runs:
@@ -76,6 +79,9 @@ def test_publish_inputs_archives_every_input_with_its_sha256(tmp_path: Path):
     listed = dict(re.findall(r'href="(adhoc/downloads/inputs/[^"]+)">.*?<code class="hash">'
                              r"([0-9a-f]{64})</code>", page))
     assert len(listed) == len(runs) + 3
+    for name in rejected:
+        assert (f'<th scope="row">inputs/runs/{name}.gz</th><td>run ' in page
+                and "rejected: <strong" in page), name
     for href, digest in listed.items():
         assert hashlib.sha256((site / href).read_bytes()).hexdigest() == digest
     assert published_leaks(site, [site, ROOT, tmp_path]) == []

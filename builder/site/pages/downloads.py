@@ -24,7 +24,10 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC
+from builder.config.schema import SiteSpec
+from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, RunRead
+from builder.findings import Finding, FindingCode
+from builder.formats.source import open_regular
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.manifest import sha256
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
@@ -37,7 +40,8 @@ from builder.stats.significance.tables import format_significance
 class Download:
     """One download file of a task: its name, what the downloads page says of it, how to
     write it (the table is made when written, so the files can be written in parallel) and
-    how long that takes, roughly (its place in the render queue)."""
+    how long that takes, roughly (its place in the render queue). ``withheld``: why an input
+    is listed but not published (nothing is written)."""
 
     task: str
     name: str
@@ -47,16 +51,24 @@ class Download:
     label: str = ""
     """What the downloads page calls it, when not its name: a published input by its own
     name, which its file may not carry (``builder.site.paths.portable_names``)."""
+    withheld: str = ""
+    """Why an input is listed but not published (outside the campaign, a rejected run)."""
 
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
 
     def listed(self, out: Path) -> dict[str, str]:
-        """The downloads page's entry, once written under ``out``."""
-        return {"href": f"{self.task}/downloads/{self.name}", "name": self.label or self.name,
-                "description": self.description,
-                "size": readable_size(self.path(out).stat().st_size),
-                "sha256": sha256(self.path(out)) if self.name.startswith(f"{INPUTS}/") else ""}
+        """The downloads page's entry, once written under ``out``. An input whose file could
+        not be read when written (gone or swapped since it was read) is listed as withheld."""
+        entry = {"href": f"{self.task}/downloads/{self.name}", "name": self.label or self.name,
+                 "description": self.description, "input": self.name.startswith(f"{INPUTS}/"),
+                 "withheld": self.withheld, "size": "", "sha256": ""}
+        if not self.withheld and entry["input"] and not self.path(out).exists():
+            entry["withheld"] = "not published: it could not be read when the site was built"
+        if entry["withheld"]:
+            return {**entry, "href": ""}
+        return {**entry, "size": readable_size(self.path(out).stat().st_size),
+                "sha256": sha256(self.path(out)) if entry["input"] else ""}
 
 
 def readable_size(size: int) -> str:
@@ -71,10 +83,9 @@ def readable_size(size: int) -> str:
     raise AssertionError("unreachable")
 
 
-def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
-                   publish_inputs: bool = False) -> list[Download]:
-    """The task's download files, not yet written; with
-    ``publish_inputs``, its input files too (``input_downloads``)."""
+def task_downloads(analysis: TaskAnalysis, site: SiteSpec) -> list[Download]:
+    """The task's download files, not yet written; with the config's ``publish_inputs``,
+    its input files too (``input_downloads``)."""
     from builder.site.pages.paper_tables import leaderboard_latex, leaderboard_markdown
 
     task = analysis.spec.id
@@ -89,7 +100,7 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
         Download(task, "summary.json", "the same, as JSON records",
                  lambda path: _write_json(_summary(analysis), path)),
         Download(task, "findings.csv", "every validation finding of every run file",
-                 lambda path: _write_csv(_findings(analysis, display_path), path)),
+                 lambda path: _write_csv(_findings(analysis, site), path)),
         Download(task, "leaderboard.tex", "the leaderboard as a LaTeX table (booktabs), "
                  "† marking the runs not significantly different from the top run",
                  lambda path: path.write_text(leaderboard_latex(analysis), encoding="utf-8")),
@@ -103,48 +114,80 @@ def task_downloads(analysis: TaskAnalysis, display_path: Callable[[str], str],
             "it): " + report.settings.describe(),
             lambda path: path.write_text(format_significance(report.table), encoding="utf-8"),
             Cost.MEDIUM))
-    if publish_inputs:
-        files += input_downloads(analysis, display_path)
+    if site.config.publish_inputs:
+        files += input_downloads(analysis, site)
     return files
 
 
 INPUTS = "inputs"
 """The folder of a task's downloads that holds its input files (``publish_inputs``)."""
 
+OUTSIDE_CAMPAIGN = ("not published: its real path lies outside the campaign's folders (the "
+                    "config's folder and the folders it names)")
+REJECTED = "not published: the run was rejected"
 
-def input_downloads(analysis: TaskAnalysis,
-                    display_path: Callable[[str], str] = str) -> list[Download]:
+def input_downloads(analysis: TaskAnalysis, site: SiteSpec) -> list[Download]:
     """The task's inputs as published files: qrels, topics and run metadata as they are, each
-    run gzip-compressed (a run already in gzip as it is), under ``inputs/``, each file under
-    its own name where it is portable, else under a portable one (the page shows its own).
-    ``display_path`` names a file as the site does (what tells apart two of one name)."""
-    spec, task = analysis.spec, analysis.spec.id
-    inputs = [(path, what, path.name, _copy) for path, what in (
-        (spec.qrels, "the relevance judgements"), (spec.topics, "the topics"),
-        (spec.run_metadata, "the run metadata")) if path is not None]
+    evaluated run gzip-compressed (a run already in gzip as it is), under ``inputs/``, each
+    file under its own name where it is portable, else under a portable one (the page shows
+    its own). Only files whose real path lies in the campaign's folders (``SiteSpec.inside``)
+    are published, and no rejected run (it may be anything but a run: a folder's link to a
+    key file); those are listed with the reason."""
+    spec, task, display_path = analysis.spec, analysis.spec.id, site.relative
+    inputs = [(path, what, path.name, _copy, "" if site.inside(path) else OUTSIDE_CAMPAIGN)
+              for path, what in ((spec.qrels, "the relevance judgements"),
+                                 (spec.topics, "the topics"),
+                                 (spec.run_metadata, "the run metadata")) if path is not None]
     runs = []
     for read in analysis.result.inputs.reads:
         source = Path(read.path)
         gzipped = source.suffix == ".gz"
         runs.append((source, f"run {read.name}" + (", rejected" if read.rejected else ""),
                      source.name if gzipped else f"{source.name}.gz",
-                     _copy if gzipped else _gzip))
+                     _copy if gzipped else _gzip, withheld_run(site, read) or ""))
     files = []
     for folder, group in ((INPUTS, inputs), (f"{INPUTS}/runs", runs)):
-        names = portable_names({display_path(str(path)): name for path, _, name, _ in group})
+        names = portable_names({display_path(str(path)): name for path, _, name, _, _ in group})
         files += [Download(task, f"{folder}/{names[display_path(str(path))]}", what,
-                           partial(write, path), label=f"{folder}/{name}")
-                  for path, what, name, write in group]
+                           partial(write, path), label=f"{folder}/{name}", withheld=why)
+                  for path, what, name, write, why in group]
     return files
 
 
+def withheld_run(site: SiteSpec, read: RunRead) -> str | None:
+    """Why ``publish_inputs`` does not publish the run file of ``read``, or None."""
+    if not site.inside(read.path):
+        return OUTSIDE_CAMPAIGN
+    return REJECTED if read.rejected else None
+
+
+def publication_findings(site: SiteSpec, read: RunRead) -> list[Finding]:
+    """The finding of a run file ``publish_inputs`` does not publish for lying outside the
+    campaign (a rejected run's own findings say why it is rejected)."""
+    if not site.config.publish_inputs or site.inside(read.path):
+        return []
+    return [Finding(read.path, None, "warning", FindingCode.NOT_PUBLISHED, OUTSIDE_CAMPAIGN)]
+
+
 def _copy(source: Path, path: Path) -> None:
-    shutil.copyfile(source, path)
+    """``source`` as it is; nothing when it cannot be read now as a regular file (the listing
+    says so)."""
+    try:
+        stream = open_regular(source)
+    except OSError:
+        return
+    with stream, open(path, "wb") as copy:
+        shutil.copyfileobj(stream, copy, 1 << 20)
 
 
 def _gzip(source: Path, path: Path) -> None:
-    """``source`` gzip-compressed, byte-identical from build to build (no name, no time)."""
-    with open(source, "rb") as stream, open(path, "wb") as raw, \
+    """``source`` gzip-compressed, byte-identical from build to build (no name, no time);
+    nothing when it cannot be read now as a regular file (the listing says so)."""
+    try:
+        stream = open_regular(source)
+    except OSError:
+        return
+    with stream, open(path, "wb") as raw, \
             gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as packed:
         shutil.copyfileobj(stream, packed, 1 << 20)
 
@@ -155,6 +198,8 @@ LISTING_ORDER = ("scores.csv", "scores.json", "summary.csv", "summary.json", "fi
 
 
 def write_download(download: Download, out: Path) -> None:
+    if download.withheld:
+        return
     path = download.path(out)
     path.parent.mkdir(parents=True, exist_ok=True)
     download.write(path)
@@ -198,11 +243,11 @@ def _summary(analysis: TaskAnalysis) -> pd.DataFrame:
     return summary.rename_axis(index="run", columns=None).reset_index()
 
 
-def _findings(analysis: TaskAnalysis, display_path: Callable[[str], str]) -> pd.DataFrame:
-    inputs = analysis.result.inputs
+def _findings(analysis: TaskAnalysis, site: SiteSpec) -> pd.DataFrame:
+    inputs, display_path = analysis.result.inputs, site.relative
     return pd.DataFrame(
         [(read.name, display_path(f.file), f.line, f.severity, f.message)
-         for read in inputs.reads for f in read.findings]
+         for read in inputs.reads for f in [*read.findings, *publication_findings(site, read)]]
         + [("", display_path(f.file), f.line, f.severity, f.message) for f in inputs.findings],
         columns=["run", "file", "line", "severity", "message"],
     ).astype({"line": "Int64"}).sort_values(["run", "file", "line", "message"], kind="mergesort")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from builder.findings import sort_findings
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
+from builder.site.pages.downloads import publication_findings
 from builder.site.paths import SiteTask, run_page, validation_page
 from builder.site.tables import Cell, Table, text
 
@@ -19,7 +20,7 @@ def validation_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
     for read, slug in zip(analysis.result.inputs.reads, analysis.read_slugs):
         page = Page(validation_page(spec.id, slug), "validation.html",
                     f"Validation of run {read.name}")
-        findings = sort_findings(read.findings)
+        findings = sort_findings([*read.findings, *publication_findings(build.spec, read)])
         rows = [[Cell("" if f.line is None else str(f.line), numeric=True), text(f.severity),
                  text(f.message)] for f in findings[:MAX_FINDINGS_SHOWN]]
         page.tables = [Table("findings", f"Findings for run {read.name}",
