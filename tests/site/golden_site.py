@@ -7,8 +7,10 @@ difference is shown as a unified diff of the lines that changed. ``golden/demo_s
 holds the SHA-256 of the few larger files: the per-topic score downloads (``scores.csv`` and
 ``scores.json``) of the bigger tasks, 64 KiB to 3 MB each. A copy of them would make most of
 the golden folder and a diff of them thousands of lines, and every number they hold is also on
-a page kept as a copy (the run pages), whose diff says what changed. ``assets/plotly.min.js``
-is left out: it is the installed plotly's own file.
+a page kept as a copy (the run pages), whose diff says what changed. The other assets are
+the repository's own files, copied as they are (``templates/assets``): they are compared with
+those, not kept a second time. ``assets/plotly.min.js`` is left out: it is the installed
+plotly's own file.
 
 After a deliberate change to the site, rewrite both from a fresh build (from the repository
 root; never in CI, which only compares):
@@ -26,6 +28,8 @@ import shutil
 from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
+SOURCE_ASSETS = Path(__file__).resolve().parents[2] / "templates" / "assets"
+"""The stylesheet and scripts every site carries as they are (``builder.site.assets``)."""
 COPIES = GOLDEN / "demo_site"
 HASHES = GOLDEN / "demo_site.sha256"
 COPY_LIMIT = 64 * 1024
@@ -42,6 +46,12 @@ def site_files(site: Path) -> dict[str, Path]:
     files = {path.relative_to(site).as_posix(): path
              for path in sorted(site.rglob("*")) if path.is_file()}
     return {name: path for name, path in files.items() if name not in NOT_COMPARED}
+
+
+def source_assets() -> dict[str, Path]:
+    """The site's files whose expected bytes are the repository's own: path -> source."""
+    return {f"assets/{path.name}": path for path in sorted(SOURCE_ASSETS.iterdir())
+            if path.is_file()}
 
 
 def _digest(path: Path) -> str:
@@ -70,7 +80,7 @@ def golden_differences(site: Path) -> list[str]:
     changed, then the unified diffs of the first ``SHOWN_DIFFS`` changed copies. Empty when
     they are the same."""
     built = site_files(site)
-    copies = site_files(COPIES)
+    copies = {**site_files(COPIES), **source_assets()}
     hashes = golden_hashes()
     expected = sorted(copies.keys() | hashes.keys())
     said = [f"missing: {name}" for name in expected if name not in built]
@@ -97,7 +107,10 @@ def write_golden(site: Path) -> tuple[int, int]:
     shutil.rmtree(COPIES, ignore_errors=True)
     lines = []
     copied = 0
+    sources = source_assets()
     for name, path in site_files(site).items():
+        if name in sources:
+            continue
         if path.stat().st_size > COPY_LIMIT:
             lines.append(f"{_digest(path)}  {name}")
             continue

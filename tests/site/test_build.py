@@ -60,7 +60,8 @@ def test_the_stamped_site_matches_the_golden_site(stamped_site):
     the larger per-topic score downloads (``*/downloads/scores.csv`` and ``scores.json``, up to
     3 MB) by their SHA-256, as a copy would make most of the golden folder and a diff of
     thousands of lines, while the run pages kept as copies show the same numbers. plotly.min.js
-    is the installed plotly's own file, not compared. ``tests.site.golden_site`` says more."""
+    is the installed plotly's own file, not compared; the other assets are compared with their
+    sources in ``templates/assets``. ``tests.site.golden_site`` says more."""
     differences = golden_differences(stamped_site)
     assert not differences, "\n".join([
         ("the demo site differs from the golden site (after a deliberate change: "
