@@ -13,7 +13,9 @@ carried to the next. Hand-written: no library bounds a line without reading it w
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import BinaryIO
 
 from builder.findings import FindingCode, InputError
@@ -205,3 +207,26 @@ def _gunzip(stream: BinaryIO, pending: bytes, file: str, limits: InputLimits,
         raise InputError.at(file, None, FindingCode.UNREADABLE,
                             f"cannot read: not valid gzip data ({error})") from None
     return b"".join(out)
+
+
+@contextmanager
+def refusing_overflow(file: str) -> Iterator[None]:
+    """What a reader's libraries raise on an input beyond what they can hold, as the
+    ``InputError`` of ``file``: ``MemoryError`` (Arrow's included), Arrow's other errors
+    (a row it cannot parse), ``RecursionError`` (a structure nested too deep). Limits make
+    these rare; this is the last guard, so that a run is rejected with a reason rather
+    than the command ending in a traceback."""
+    try:
+        yield
+    except MemoryError:
+        raise InputError.at(file, None, FindingCode.TOO_LARGE, OUT_OF_MEMORY) from None
+    except RecursionError:
+        raise InputError.at(file, None, FindingCode.TOO_LARGE,
+                            "cannot read: nested too deeply to be read") from None
+    except Exception as error:
+        arrow = sys.modules.get("pyarrow")  # not imported: no Arrow error can arise
+        if arrow is None or not isinstance(error, arrow.ArrowException):
+            raise
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise InputError.at(file, None, FindingCode.UNREADABLE,
+                            f"cannot read: {reason}") from None

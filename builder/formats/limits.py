@@ -17,8 +17,8 @@ topic ids and team names under 40 characters; the largest runs the benchmarks re
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 from pydantic import BaseModel, ByteSize, ConfigDict, Field
 
@@ -53,12 +53,15 @@ class InputLimits(BaseModel):
         "metadata); a config nests 4 levels")
 
 
-DEFAULT_LIMITS = InputLimits()
-_current = DEFAULT_LIMITS
+_current: InputLimits | None = None  # the defaults, made at the first read (a model made
+# when the module is imported would cost every command's start its validator)
 
 
 def current_limits() -> InputLimits:
     """The limits the readers apply now (the defaults unless a command set others)."""
+    global _current
+    if _current is None:
+        _current = InputLimits()
     return _current
 
 
@@ -67,7 +70,7 @@ def use_limits(limits: InputLimits) -> Iterator[InputLimits]:
     """Apply ``limits`` to every read until the block ends (for the whole process: the read
     threads see them, and the worker processes forked meanwhile)."""
     global _current
-    before, _current = _current, limits
+    before, _current = current_limits(), limits
     try:
         yield limits
     finally:
