@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding, FindingCode, InputError
-from builder.formats.source import read_text
 from builder.formats.long_values import long_cells
+from builder.formats.source import read_text
 from builder.formats.text.numbers import (
     FINITE_NUMBER,
     LARGEST_WHOLE,

@@ -78,9 +78,9 @@ LARGEST_WHOLE = 2**53
 
 
 def whole_numbers(texts: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``texts`` read as whole numbers (``WHOLE_NUMBER``): the values (0 where not read), the rows that are
-    not whole numbers, and the rows beyond ``LARGEST_WHOLE`` (too large, not "not an
-    integer": ``99999999999999999999`` is one)."""
+    """``texts`` read as whole numbers (``WHOLE_NUMBER``): the values (0 where not read),
+    the rows that are not whole numbers, and the rows beyond ``LARGEST_WHOLE`` (too large,
+    not "not an integer": ``99999999999999999999`` is one)."""
     texts = texts.astype(str)
     whole = texts.str.fullmatch(WHOLE_NUMBER).to_numpy(bool)
     digits = texts.str.lstrip("+-").str.lstrip("0").str.len().to_numpy()
