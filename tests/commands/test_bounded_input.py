@@ -206,8 +206,8 @@ def test_a_gzip_expanding_to_2_gb_is_refused_in_bounded_memory(tmp_path):
     lines = gzip_members(tmp_path / "lines.gz", LINE.format(tag="t").encode() * (4 << 20), 32)
     assert os.path.getsize(lines) < 16 << 20  # 2 GiB of run lines: more than the memory left
     findings, peak = read_under_limit(lines)
-    assert findings == [f"{lines}: error: cannot read: the file does not fit in the memory "
-                        "available"]
+    assert findings == [(f"{lines}: error: cannot read: the file does not fit in the memory "
+                         "available")]
     assert peak < MEMORY_LIMIT
 
 
