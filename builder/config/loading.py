@@ -49,6 +49,9 @@ def load_config(path: Path, kinds: KindLookup) -> SiteSpec:
     from builder.formats.source import read_text
     from builder.formats.yaml_text import load_yaml
 
+    if "\0" in str(path):  # no file name holds one: the system refuses it
+        raise ConfigError(Path(str(path).replace("\0", "\\0")),
+                          ["the config's path holds a NUL character (\\0)"])
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise ConfigError(path, [f"config file not found: {path}"])
@@ -59,6 +62,9 @@ def load_config(path: Path, kinds: KindLookup) -> SiteSpec:
                                  for f in error.findings]) from None
     if not isinstance(raw, dict):
         raise ConfigError(path, ["(top): expected a mapping"])
+    if nul := _nul_keys(raw, ""):
+        raise ConfigError(path, [f"{key}: holds a NUL character (\\0), which no path or text "
+                                 "may hold" for key in nul])
     base = path.resolve().parent
     problems: list[str] = []
     config: SiteConfig | None = None
@@ -273,6 +279,21 @@ def _not_a_run_file(entry: Path) -> str | None:
             return "broken symbolic link: not read as a run"
         return f"not read as a run: {error.strerror}"
     return "not a regular file: not read as a run"
+
+
+def _nul_keys(value: Any, key: str) -> list[str]:
+    """The key paths of the strings of ``value`` holding a NUL character (the system refuses
+    it in a path; a page could not show it). Walked by recursion: the YAML's nesting is
+    bounded (``limits: nesting``)."""
+    if isinstance(value, str):
+        return [key or "(top)"] if "\0" in value else []
+    if isinstance(value, dict):
+        return [k for name, item in value.items()
+                for k in _nul_keys(name, key) + _nul_keys(item, f"{key}.{name}" if key else
+                                                          str(name))]
+    if isinstance(value, list):
+        return [k for i, item in enumerate(value) for k in _nul_keys(item, f"{key}[{i}]")]
+    return []
 
 
 def _pydantic_problem(prefix: str, error: Any) -> str:
