@@ -55,6 +55,12 @@ class AdhocOptions(RunNamingOptions):
     collection_size: Annotated[int, Flag("-N")] = Field(
         0, ge=0, description="Documents in the collection, as trec_eval -N: utility's d, the "
         "ROC curve.")
+    gain_order: Annotated[Literal["trec_eval", "sorted"], Flag("--gain-order")] = Field(
+        "trec_eval",
+        description="How ndcg, G, ndcg_rel and Rndcg given gains per level (ndcg.1=3.5,2=9) "
+        "order the levels for the ideal ranking: trec_eval, with its comparator (int)(g1 - g2), "
+        "which calls gains less than 1 apart equal; sorted, by gain (the definition).",
+    )
     reading: Annotated[Literal["strict", "atof"], Flag("--reading")] = Field(
         "strict",
         description="How scores and relevance values that are not numbers are read: strict, "
@@ -84,4 +90,6 @@ class AdhocOptions(RunNamingOptions):
     def measure_params(self) -> AdhocParams:
         from builder.measures.adhoc.trec_eval.params import AdhocParams
 
-        return AdhocParams.of(self.parameters)
+        # 9.0.8 reads a gain pair's name with atol (10.0 skips a name not an integer).
+        return AdhocParams.of(self.parameters, gain_order=self.gain_order,
+                              integer_levels=self.profile not in ("9.0.8", "9.0.8-float"))
