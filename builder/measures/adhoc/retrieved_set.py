@@ -70,6 +70,16 @@ def utility(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("utility"): value}
 
 
+def placeholder_utility(coefficients: tuple[float, ...], num_rel: np.ndarray,
+                        collection_size: int) -> np.ndarray:
+    """utility of trec_eval 10.0's placeholder ranking under -c (one document, not in the
+    qrels, for a topic without results; ``trec_eval.c``'s ``bogus_ranking``): a = 0, b = 1,
+    c = R, d = -N - 1 - R. 10.0 resets the measure named exactly ``utility`` to 0 afterwards,
+    not ``utility`` with parameters."""
+    p1, p2, p3, p4 = (list(coefficients) + [0.0] * 4)[:4]
+    return p1 * 0 + p2 * 1 + p3 * num_rel + p4 * (collection_size - 1 - num_rel)
+
+
 UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 """utility's default coefficients p1..p4 (``m_utility.c``)."""
 UTILITY = single_value_measure(

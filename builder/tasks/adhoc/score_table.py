@@ -26,6 +26,7 @@ import pyarrow as pa
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables
 from builder.measures.adhoc import scores as measures
 from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpolated_precision
+from builder.measures.adhoc.retrieved_set import placeholder_utility
 from builder.measures.registry import Aggregation, measures_of
 
 if TYPE_CHECKING:
@@ -39,6 +40,8 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
     values, present = cells.values, cells.present
     n_runs, n_topics = len(cells.runs), len(cells.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
+    if options.complete and not present.all():
+        values = _unanswered(cells, options)
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
 
@@ -85,8 +88,39 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
             index=list(cells.runs), columns=RECALL_AXIS),
         "curve_points": lambda: curve_points(cells.judged, options.rel_level,
                                              options.collection_size),
-    }, steps=frozenset({"pr_points", "relevant_points"}))
+        # The (run, topic) with results, -J or -M 0 having emptied them or not: what the
+        # releases before 10.0 print per topic under -c.
+        "answered": lambda: pd.DataFrame({
+            "run": [cells.runs[i] for i in run_of_cell[present]],
+            "topic": [cells.topics[i] for i in np.tile(np.arange(n_topics), n_runs)[present]]}),
+    }, steps=frozenset({"pr_points", "relevant_points", "answered"}))
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
+
+
+def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarray]:
+    """The values with those of the (run, topic) without results under -c as the profile
+    gives them: 0 for every measure (trec_eval 9.0.8 and before leave the topic out and count
+    it 0 in the mean; no profile: missing topics score 0); trec_eval 10.0 scores a
+    placeholder ranking of one unjudged document and resets the measures named exactly
+    num_ret, utility, rbp_resid and unj* to 0: the empty ranking's values are the
+    placeholder's but for ``utility`` and ``rbp_resid`` with parameters."""
+    absent = ~cells.present
+    if options.profile != "10.0":
+        return {name: np.where(absent, 0.0, value) for name, value in cells.values.items()}
+    values = dict(cells.values)
+    params = options.measure_params
+    for name in values:
+        if name.startswith("utility_"):
+            num_rel = cells.judged.num_rel[np.tile(np.arange(len(cells.topics)), len(cells.runs))]
+            placeholder = placeholder_utility(params.doubles("utility"), num_rel,
+                                              options.collection_size)
+        elif name.startswith("rbp_resid_"):
+            p = params.persistence("rbp_resid")
+            placeholder = np.full(len(absent), p + (1.0 - p) * 1.0)  # p^1 + (1 - p) p^0
+        else:
+            continue
+        values[name] = np.where(absent, placeholder, values[name])
+    return values
 
 
 def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:
