@@ -99,15 +99,19 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
 
 def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarray]:
     """The values with those of the (run, topic) without results under -c as the profile
-    gives them: 0 for every measure (trec_eval 9.0.8 and before leave the topic out and count
-    it 0 in the mean; no profile: missing topics score 0); trec_eval 10.0 scores a
+    gives them. Every measure but utility is 0 on an empty ranking (num_rel, a count of the
+    qrels, is kept). utility with parameters is not: trec_eval 9.0.8 and before leave the
+    topic out and count it 0 in the mean, as we do without a profile; trec_eval 10.0 scores a
     placeholder ranking of one unjudged document and resets the measures named exactly
-    num_ret, utility, rbp_resid and unj* to 0: the empty ranking's values are the
-    placeholder's but for ``utility`` and ``rbp_resid`` with parameters."""
+    num_ret, utility, rbp_resid and unj* to 0, so ``utility`` and ``rbp_resid`` with
+    parameters keep the placeholder's values (-J empties the placeholder too)."""
     absent = ~cells.present
-    if options.profile != "10.0":
-        return {name: np.where(absent, 0.0, value) for name, value in cells.values.items()}
     values = dict(cells.values)
+    if options.profile != "10.0":
+        return {name: np.where(absent, 0.0, value) if name.startswith("utility") else value
+                for name, value in values.items()}
+    if options.judged_only:
+        return values
     params = options.measure_params
     for name in values:
         if name.startswith("utility_"):
