@@ -46,8 +46,12 @@ def number_columns(table: pa.Table, layout: TextLayout) -> pa.Table:
 
 def hex_as_decimal(text: str) -> str:
     """A field holding a whole hexadecimal number (``0x1.8p1``, which trec_eval's ``atof``
-    reads as any number) as the decimal text of its value; any other text as it is."""
-    return repr(c_atof(text)) if _HEX.match(text) else text
+    reads as any number) as the decimal text of its value; any other text, and a hexadecimal
+    number beyond the largest double, as it is."""
+    if not _HEX.match(text):
+        return text
+    value = c_atof(text)
+    return repr(value) if math.isfinite(value) else text
 
 
 def number_problem(name: str, text: str) -> str | None:
