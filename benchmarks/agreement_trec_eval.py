@@ -102,7 +102,7 @@ def main(cases: int, version: str) -> None:
             code, theirs = trec_eval_rows(binary, flags, qrels, run)
             our_code, mine = ours(flags, qrels, run, version, atof)
             exit_codes[(code, our_code)] += 1
-            theirs = {(m, t): v.strip() for m, t, v in theirs if m != "relstring"}
+            theirs = {(m, t): v.strip() for m, t, v in theirs}
             mine = {(m, t): v for m, t, v in mine}
             for key in theirs.keys() | mine.keys():
                 measure = key[0]

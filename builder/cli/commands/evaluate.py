@@ -120,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
                       "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
                 code = 7
+        texts = _relstrings(result.evaluation, scores, names) \
+            if task.kind.name == "adhoc" and args.per_topic and args.format == "trec" else None
         per_topic = args.per_topic or args.format != "trec"
         layout = TrecLayout(
             per_topic=args.per_topic,
@@ -134,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         if not printed.all():
             scores = scores[printed]
         integral = {m.name for m in measures_of(family) if m.aggregation.integral}
-        for text in _render(scores, names, integral, args, layout):
+        for text in _render(scores, names, integral, args, layout, texts):
             sys.stdout.write(text)
     return code
 
@@ -172,13 +174,31 @@ def _answered(evaluation, options) -> frozenset[tuple[str, str]] | None:
     return frozenset(zip(rows["run"], rows["topic"]))
 
 
+def _relstrings(evaluation, scores, names: list[str]):
+    """trec_eval's relstring rows asked for (``-m relstring``, ``all_trec``) of the (run,
+    topic) whose rows the table has, or None: text, printed per topic by the trec layout only.
+    An evaluation in batches (``--memory-budget``, ``--scheduler``) keeps no such table: then
+    none is printed, and a note says so."""
+    asked = [name for name in names if name == "relstring" or name.startswith("relstring_")]
+    if not asked:
+        return None
+    if "relstring" not in evaluation.extras:
+        print("appendix evaluate: relstring is not printed when the runs are evaluated in "
+              "batches (--memory-budget, --scheduler)", file=sys.stderr)
+        return None
+    rows = scores[(scores["measure"] == "num_ret") & (scores["topic"] != SUMMARY_TOPIC)]
+    strings = evaluation.extras["relstring"]
+    strings = strings.merge(rows[["run", "topic"]].astype(str), on=["run", "topic"])
+    return strings.assign(measure=asked[0])
+
+
 def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace,
-            layout: TrecLayout) -> Iterator[str]:
+            layout: TrecLayout, texts=None) -> Iterator[str]:
     """The output, a slice of rows at a time (``builder.cli.layouts.scores``)."""
     from builder.cli.layouts.scores import csv_text, trec_text, tsv_text
 
     if args.format == "trec":
-        return trec_text(scores, names, integral, layout)
+        return trec_text(scores, names, integral, layout, texts)
     if args.format == "json":
         return iter([json.dumps(scores.to_dict(orient="records")) + "\n"])
     table = scores[["run", "measure", "topic", "value"]]

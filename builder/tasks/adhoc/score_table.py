@@ -8,7 +8,8 @@ when first read: ``extras["pr_points"]``, precision and recall at every rank of 
 ``extras["relevant_points"]``, the same at the relevant documents only: the uninterpolated
 curve changes only there, so it is all a curve needs;
 ``extras["uninterpolated_precision"]``, that curve (``builder.measures.adhoc.curves``), run x
-recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves. The
+recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves;
+``extras["relstring"]``, trec_eval's relstring of each (run, topic) of the table. The
 pages read the last two; the points tables, a row per line or per relevant line, are steps
 (made for a caller that asks, never kept by an evaluation in batches). Apart from
 ``builder.tasks.adhoc`` (reading, validating, the kind) as it only arranges numbers already
@@ -26,6 +27,7 @@ import pyarrow as pa
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables
 from builder.measures.adhoc import scores as measures
 from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpolated_precision
+from builder.measures.adhoc.judged.relstring import relevance_strings
 from builder.measures.adhoc.retrieved_set import placeholder_utility
 from builder.measures.registry import Aggregation, measures_of
 
@@ -88,12 +90,15 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
             index=list(cells.runs), columns=RECALL_AXIS),
         "curve_points": lambda: curve_points(cells.judged, options.rel_level,
                                              options.collection_size),
+        # trec_eval's relstring of every (run, topic) of the table (text, for the trec layout).
+        "relstring": lambda: relevance_strings(
+            cells.judged, options.measure_params.doubles("relstring")[0])[evaluated],
         # The (run, topic) with results, -J or -M 0 having emptied them or not: what the
         # releases before 10.0 print per topic under -c.
         "answered": lambda: pd.DataFrame({
             "run": [cells.runs[i] for i in run_of_cell[present]],
             "topic": [cells.topics[i] for i in np.tile(np.arange(n_topics), n_runs)[present]]}),
-    }, steps=frozenset({"pr_points", "relevant_points", "answered"}))
+    }, steps=frozenset({"pr_points", "relevant_points", "answered", "relstring"}))
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
 
 
@@ -113,7 +118,7 @@ def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarra
     if options.judged_only:
         return values
     params = options.measure_params
-    for name in values:
+    for name, value in list(values.items()):
         if name.startswith("utility_"):
             num_rel = cells.judged.num_rel[np.tile(np.arange(len(cells.topics)), len(cells.runs))]
             placeholder = placeholder_utility(params.doubles("utility"), num_rel,
@@ -123,7 +128,7 @@ def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarra
             placeholder = np.full(len(absent), p + (1.0 - p) * 1.0)  # p^1 + (1 - p) p^0
         else:
             continue
-        values[name] = np.where(absent, placeholder, values[name])
+        values[name] = np.where(absent, placeholder, value)
     return values
 
 

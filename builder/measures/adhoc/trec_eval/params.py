@@ -10,8 +10,8 @@ reads them (C's ``atol``/``atof`` on each comma-separated item):
   (``-m err@5,20`` prints ``err@5`` and ``err@20``).
 - double cutoffs (``iprec_at_recall``, ``Rprec_mult``): sorted, distinct; named ``%3.2f``
   (``iprec_at_recall_0.25``, ``Rprec_mult_5.00``).
-- double parameters (``utility``, ``11pt_avg``, ``set_F``): one value, named after the
-  parameter text as given (``utility_2,-1,0,0``).
+- double parameters (``utility``, ``11pt_avg``, ``set_F``, ``relstring``): one value, named
+  after the parameter text as given (``utility_2,-1,0,0``, ``relstring_3``).
 - pairs ``name=value`` (``ndcg``, ``G``, ``ndcg_rel``, ``Rndcg``, ``rbp``, ``rbp_resid``): one
   value, named after the text (``ndcg_1=3,2=9``); for the gain measures a relevance level's
   gain, in the order given (``builder.measures.adhoc.trec_eval.gain_levels``), for ``rbp`` the
@@ -55,6 +55,7 @@ DOUBLE_PARAMS: dict[str, tuple[float, ...]] = {
     "utility": (1.0, -1.0, 0.0, 0.0),
     "11pt_avg": tuple(i / 10 for i in range(11)),
     "set_F": (1.0,),
+    "relstring": (10.0,),
 }
 PAIR_PARAMS: dict[str, dict[str, float]] = {
     "G": {}, "ndcg": {}, "ndcg_rel": {}, "Rndcg": {}, "rbp": {"p": 0.9}, "rbp_resid": {"p": 0.9},
