@@ -3,12 +3,12 @@
 Without a profile the site uses the NIST appendices' definitions: interpolated precision with
 the exact cutoff ceil(x * R), scores read in double precision. A profile reproduces one release:
 
-| profile       | recall cutoff (interpolation) | scores read as | ``-c -q`` prints topics without results | ``all_trec`` has rbp, unj |
-|---------------|-------------------------------|----------------|------------------------------------------|---------------------------|
-| ``8.1``       | ceil(x * R), exact            | float          | no                                       | no                        |
-| ``9.0.8``     | (long)(x * R + 0.9)           | double         | no                                       | no                        |
-| ``9.0.8-float`` | (long)(x * R + 0.9)         | float          | no                                       | no                        |
-| ``10.0``      | lround(x * R)                 | double         | yes                                      | yes                       |
+| profile       | recall cutoff (interpolation) | scores read as | ``-c -q`` prints topics without results | ``all_trec`` has rbp, unj | means summed in |
+|---------------|-------------------------------|----------------|------------------------------------------|---------------------------|-----------------|
+| ``8.1``       | ceil(x * R), exact            | float          | no                                       | no                        | float           |
+| ``9.0.8``     | (long)(x * R + 0.9)           | double         | no                                       | no                        | double          |
+| ``9.0.8-float`` | (long)(x * R + 0.9)         | float          | no                                       | no                        | double          |
+| ``10.0``      | lround(x * R)                 | double         | yes                                      | yes                       | double          |
 
 ``9.0.8`` is the release tagged ``trec_eval-9.0.8`` (2023); ``9.0.8-float`` the older tag
 ``v9.0.8`` (2020), which like 8.1 stored scores as C ``float``: scores equal in single
@@ -36,10 +36,14 @@ class Profile:
     prints_skipped_topics: bool
     new_measures: bool
     """rbp, rbp_resid and unj_* are in ``all_trec`` (10.0)."""
+    single_precision_sums: bool = False
+    """8.1: per-topic values kept as C ``float``, summed topic after topic and divided in
+    single precision (``print_meas.c``), and the ``-c`` summary of ``num_rel`` summed over the
+    topics with results only (``trec_eval.c`` accumulates those alone)."""
 
 
 PROFILES: dict[str, Profile] = {
-    "8.1": Profile("exact", True, False, False),
+    "8.1": Profile("exact", True, False, False, single_precision_sums=True),
     "9.0.8": Profile("trec_eval_9", False, False, False),
     "9.0.8-float": Profile("trec_eval_9", True, False, False),
     "10.0": Profile("lround", False, True, True),
