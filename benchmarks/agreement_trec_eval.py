@@ -4,7 +4,8 @@
 
 Builds trec_eval VERSION (10.0 default, or 9.0.8) from ../shared/tools in a temporary folder,
 draws CASES random qrels and runs (default 2000; ties, scores equal only in single precision,
-grades -1..3, topics missing on either side, -M, -l 2, -J, -N, with and without -c; in half
+grades -1..4, gains per level and set_F, utility, rbp_resid with parameters, rankings of
+unjudged documents only, topics missing on either side, -M, -l 2, -J, -N, with and without -c; in half
 the cases scores and relevance values that are not numbers, read by ``--reading atof``), runs
 ``trec_eval -q -m all_trec`` and ``appendix evaluate --profile VERSION`` on each and prints, per
 measure, the lines that agree and those that differ (a line missing on one side differs).
@@ -25,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from builder.cli import main as appendix
 from tests.oracle.official import build_trec_eval, trec_eval_rows
-from tests.oracle.test_differential_trec_eval import ODD_GRADES, ODD_SCORES
+from tests.oracle.test_differential_trec_eval import GAINS, ODD_GRADES, ODD_SCORES, UNJUDGED_DOCS
 
 TOPICS = ["1", "2", "10"]
 DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d10", "d11", "D1", "doc-7", "a", "zz9"]
@@ -42,20 +43,39 @@ def random_case(rng: random.Random, version: str) -> tuple[str, str, list[str], 
     qrels, run = [], []
     for topic in qrels_topics:
         docs = rng.sample(DOCS, rng.randint(1, 10))
-        grades = [rng.choice(ODD_GRADES) if atof and rng.random() < 0.3 else str(rng.randint(-1, 3))
-                  for _ in docs]
+        grades = [rng.choice(ODD_GRADES) if atof and rng.random() < 0.3
+                  else str(rng.randint(-1, 4)) for _ in docs]
         grades[0] = "0" if grades[0] == "-1" else grades[0]
         qrels += [f"{topic} 0 {d} {g}" for d, g in zip(docs, grades)]
     for topic in sorted(run_topics):
-        docs = rng.sample(DOCS, rng.randint(1, 12))
+        pool = UNJUDGED_DOCS if rng.random() < 0.15 else DOCS + UNJUDGED_DOCS
+        docs = rng.sample(pool, rng.randint(1, min(12, len(pool))))
         run += [f"{topic} Q0 {d} {i} "
                 f"{rng.choice(ODD_SCORES) if atof and rng.random() < 0.3 else repr(rng.choice(SCORES))} r"
                 for i, d in enumerate(docs, 1)]
-    flags = ["-q", "-m", "all_trec"] + (["-c"] if complete else [])
+    flags = ["-q", *parameterised(rng, version), "-m", "all_trec"] + (["-c"] if complete else [])
     flags += rng.choice([[], ["-M", "3"], ["-M", "5"]])
     flags += rng.choice([[], ["-l", "2"]])
     flags += rng.choice([[], [], ["-J"], ["-N", "40"]])
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n", flags, atof
+
+
+def parameterised(rng: random.Random, version: str) -> list[str]:
+    """-m requests with parameters: gains per level 0-4 (fractional, less than 1 apart,
+    negative) for ndcg, G, ndcg_rel, Rndcg and binG; set_F.x; utility; rbp_resid (10.0)."""
+    flags = []
+    for family in rng.sample(["ndcg", "G", "ndcg_rel", "Rndcg", "binG"], rng.randint(0, 3)):
+        pairs = ",".join(f"{rng.randint(0, 4)}={rng.choice(GAINS)}"
+                         for _ in range(rng.randint(1, 3)))
+        flags += ["-m", f"{family}.{pairs}"]
+    if rng.random() < 0.5:
+        flags += ["-m", f"set_F.{rng.choice(['0.5', '2', '0.25', '3'])}"]
+    if rng.random() < 0.5:
+        flags += ["-m", "utility." + ",".join(rng.choice(["1", "-1", "-0.5", "0.25", "2"])
+                                              for _ in range(4))]
+    if version == "10.0" and rng.random() < 0.5:
+        flags += ["-m", f"rbp_resid.p={rng.choice(['0.5', '0.8', '0.95'])}"]
+    return flags
 
 
 def ours(flags: list[str], qrels: Path, run: Path, version: str, atof: bool
@@ -82,7 +102,7 @@ def main(cases: int, version: str) -> None:
             code, theirs = trec_eval_rows(binary, flags, qrels, run)
             our_code, mine = ours(flags, qrels, run, version, atof)
             exit_codes[(code, our_code)] += 1
-            theirs = {(m, t): v.strip() for m, t, v in theirs if m != "relstring"}
+            theirs = {(m, t): v.strip() for m, t, v in theirs}
             mine = {(m, t): v for m, t, v in mine}
             for key in theirs.keys() | mine.keys():
                 measure = key[0]

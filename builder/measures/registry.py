@@ -54,8 +54,9 @@ class Aggregation(Enum):
             return np.log(np.maximum(values, GEOMETRIC_FLOOR))
         return values
 
-    def finish(self, total: np.ndarray, num_q: np.ndarray) -> np.ndarray:
-        """The summary of each run from the sum of its ``terms`` and its number of topics."""
+    def finish(self, total: np.ndarray, num_q: np.ndarray, empty: float = 0.0) -> np.ndarray:
+        """The summary of each run from the sum of its ``terms`` and its number of topics;
+        a mean over no topic is ``empty`` (0, or NaN: inex_eval 3.1 divides 0 by 0)."""
         total = np.asarray(total, dtype=np.float64)
         num_q = np.asarray(num_q, dtype=np.float64)
         shape = np.broadcast(total, num_q).shape
@@ -63,7 +64,7 @@ class Aggregation(Enum):
             return total
         if self is Aggregation.COUNT:
             return np.broadcast_to(num_q, shape).copy()
-        mean = np.divide(total, num_q, out=np.zeros(shape), where=num_q > 0)
+        mean = np.divide(total, num_q, out=np.full(shape, empty), where=num_q > 0)
         return np.exp(mean) if self is Aggregation.GMEAN else mean
 
 

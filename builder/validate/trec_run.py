@@ -43,7 +43,8 @@ def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
 
 
 def validate_trec_run(
-    table: pd.DataFrame, file: str, qrels_topics: set[str], *, depth: int
+    table: pd.DataFrame, file: str, qrels_topics: set[str], *, depth: int,
+    complete: bool = True,
 ) -> list[Finding]:
     """The findings of one run file's table against the qrels' topics."""
     if table.empty:
@@ -52,7 +53,8 @@ def validate_trec_run(
     findings = _duplicates(table, file, topic_codes)
     _, tags = _present(table["tag"])
     sizes = np.bincount(topic_codes, minlength=len(topics))
-    return findings + file_findings(file, topics, sizes, tags, qrels_topics, depth=depth)
+    return findings + file_findings(file, topics, sizes, tags, qrels_topics, depth=depth,
+                                    complete=complete)
 
 
 def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
@@ -65,7 +67,8 @@ def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
 
 
 def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[str],
-                  qrels_topics: set[str], *, depth: int) -> list[Finding]:
+                  qrels_topics: set[str], *, depth: int, complete: bool = True
+                  ) -> list[Finding]:
     """The checks of a whole run file from its ``topics`` (with ``sizes`` lines each) and
     its ``tags``: more than one tag, topics the qrels do not judge, qrels topics without
     results, topics deeper than ``depth``."""
@@ -94,7 +97,8 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
                 None,
                 "warning",
                 FindingCode.MISSING_TOPIC,
-                f"{len(missing)} qrels topics without results, scored 0: {_some(missing)}",
+                f"{len(missing)} qrels topics without results, "
+                f"{'scored 0' if complete else 'left out of the means'}: {_some(missing)}",
             )
         )
     deep = np.flatnonzero(sizes > depth)

@@ -17,16 +17,18 @@ FLAGS = {"focused": "-f", "thorough": "-t", "relevant-in-context": "-r",
          "restricted-relevant-in-context": "-i", "best-in-context": "-b"}
 
 
-def parse_inex_eval(text: str) -> pd.DataFrame:
-    """inex_eval's ``measure topic value`` lines as (measure, topic, official); ``ircl_prn.x``
-    is our ``iP[x]``. Java prints NaN as ``NaN``, which float() reads."""
+def parse_inex_eval(text: str, focused: bool = True) -> pd.DataFrame:
+    """inex_eval's ``measure topic value`` lines as (measure, topic, official); in the focused
+    and thorough tasks ``ircl_prn.x`` is our ``iP[x]``, in the in-context tasks it keeps its
+    name (there ``-i`` also prints ``iP[x]`` rows, a focused measure we do not give).
+    Java prints NaN as ``NaN``, which float() reads."""
     rows = []
     for line in text.splitlines():
         fields = line.split()
         if len(fields) != 3 or line.startswith(("Impossible", "<")):
             continue
         measure = fields[0]
-        if measure.startswith("ircl_prn."):
+        if focused and measure.startswith("ircl_prn."):
             measure = f"iP[{measure.removeprefix('ircl_prn.')}]"
         rows.append((measure, fields[1], float(fields[2])))
     return pd.DataFrame(rows, columns=["measure", "topic", "official"])
@@ -39,7 +41,7 @@ def inex_eval(kind: str, qrels: Path, run: Path, complete: bool = False) -> pd.D
     flags = [FLAGS[kind], "-q", *(["-c"] if complete else [])]
     done = subprocess.run(["java", "-jar", str(JAR), *flags, str(qrels), str(run)],
                           capture_output=True, text=True, check=True, timeout=300)
-    return parse_inex_eval(done.stdout)
+    return parse_inex_eval(done.stdout, focused=kind in ("focused", "thorough"))
 
 
 def ours(kind_name: str, qrels: Path, run: Path, **options) -> tuple[pd.DataFrame, list]:

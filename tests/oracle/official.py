@@ -6,6 +6,7 @@ trec_eval is compiled with ``make`` in a copy of its source (never inside the re
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -21,6 +22,28 @@ def build_trec_eval(version: str, folder: Path) -> Path:
     copy = folder / f"trec_eval-{version}"
     shutil.copytree(source, copy)
     subprocess.run(["make", "-s", "-j2"], cwd=copy, check=True, capture_output=True)
+    return copy / "trec_eval"
+
+
+TREC_EVAL_HISTORY = "APPENDIX_TREC_EVAL_GIT"
+"""The environment variable naming a git copy (bare or not) of usnistgov/trec_eval's history,
+from which trec_eval 8.1 (tag ``v8.1``) is built; else ``../shared/tools/trec_eval.git``.
+``../shared/tools`` holds no 8.1 source, and its source is not copied into this repository."""
+
+
+def build_trec_eval_81(folder: Path) -> Path:
+    """Compile trec_eval 8.1 from tag ``v8.1`` of a copy of usnistgov/trec_eval's history
+    (``TREC_EVAL_HISTORY``), exported under ``folder``; FileNotFoundError when there is none."""
+    history = Path(os.environ.get(TREC_EVAL_HISTORY, TOOLS / "trec_eval.git"))
+    if not history.exists() or not shutil.which("git") or not shutil.which("make"):
+        raise FileNotFoundError(f"no trec_eval history to build 8.1 from ({TREC_EVAL_HISTORY}, "
+                                f"or {TOOLS / 'trec_eval.git'}), or no git or make")
+    copy = folder / "trec_eval-8.1"
+    copy.mkdir()
+    archive = subprocess.run(["git", "-C", str(history), "archive", "v8.1"], check=True,
+                             capture_output=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(copy)], input=archive, check=True)
+    subprocess.run(["make", "-s", "trec_eval"], cwd=copy, check=True, capture_output=True)
     return copy / "trec_eval"
 
 

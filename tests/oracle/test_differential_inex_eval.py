@@ -1,10 +1,12 @@
 """Random campaigns scored by inex_eval 3.1 (the jar, run with java) and by us: every value the
-program prints equals ours (1e-9), focused (-f) and thorough (-t).
+program prints equals ours (1e-9), in every task (-f, -t, -r, -i, -b).
 
 Each example is one campaign of a few topics, so one program run (the JVM start is the cost)
 checks many rankings: judged and unjudged articles, highlighted and plain ones, passages
-running past the article's end, unknown offsets (``-1 0``), a topic absent from the qrels, and
-for the thorough task overlapping and nested passages. ``benchmarks/bench_inex_differential.py``
+running past the article's end, unknown offsets (``-1 0``), a topic absent from the qrels,
+for the thorough task overlapping and nested passages, for best in context entry points; and
+runs of their own: topics split in two blocks of lines (every in-context task), runs sharing
+no topic with the qrels (every task, with and without -c). ``benchmarks/bench_inex_differential.py``
 runs thousands of them and prints the agreement per measure.
 """
 
@@ -24,14 +26,17 @@ pytestmark = pytest.mark.usefixtures("shared_tools")  # every test runs inex_eva
 
 
 def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
-                  split: bool = False) -> tuple[str, str]:
+                  split: bool = False, entry_points: bool = False,
+                  foreign: bool = False) -> tuple[str, str]:
     """qrels and run lines of one random campaign (``overlapping``: thorough passages may
     overlap and nest; else the passages of an article are disjoint; ``empty_topics``: a topic
     may have no relevant text; ``split``: the lines of a topic from a random point on come
-    after the next topic's)."""
+    after the next topic's; ``entry_points``: one line of length 0 per article, as best in
+    context takes them; ``foreign``: the run's topics are numbered 50 on, none in the qrels)."""
     rng = np.random.default_rng(seed)
     qrels, run = [], []
     blocks: list[list[str]] = []
+    judged_relevant: set[str] = set()  # files are numbered per topic (10 t ...): no clash
     for topic in range(1, int(rng.integers(2, 5)) + 1):
         lengths = {}
         for file in range(10 * topic, 10 * topic + int(rng.integers(1, 5))):
@@ -46,11 +51,19 @@ def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
             text = " ".join(f"{a}:{n}" for a, n in spans)
             bep = spans[0][0] if spans else 0
             qrels.append(f"{topic} Q0 {file} {highlighted} {length} {bep} {text}".rstrip())
+            if highlighted:
+                judged_relevant.add(str(file))
         files = [*lengths, 999]  # 999: an article the qrels do not judge
         rank = 0
         blocks.append(run := [])
+        answer = topic + 50 if foreign else topic
         for file in rng.choice(files, size=int(rng.integers(1, len(files) + 1)), replace=False):
             length = lengths.get(int(file), 300)
+            if entry_points:  # an entry point, past the end or unknown now and then
+                start = -1 if rng.random() < 0.1 else int(rng.integers(0, length + 20))
+                rank += 1
+                run.append(f"{answer} Q0 {file} {rank} {1000 - rank} r {start} 0")
+                continue
             taken: list[tuple[int, int]] = []
             for _ in range(int(rng.integers(1, 5))):
                 if rng.random() < 0.1:
@@ -62,11 +75,17 @@ def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
                         continue
                     taken.append((start, start + size))
                 rank += 1
-                run.append(f"{topic} Q0 {file} {rank} {1000 - rank} r {start} {size}")
+                run.append(f"{answer} Q0 {file} {rank} {1000 - rank} r {start} {size}")
     if split and len(blocks) > 1:
         topic = int(rng.integers(0, len(blocks) - 1))
         cut = int(rng.integers(0, len(blocks[topic]) + 1))
         head, tail = blocks[topic][:cut], blocks[topic][cut:]
+        if entry_points and head and rng.random() < 0.5:
+            # The head's article again after the other topic: a second entry point, which
+            # ranks it twice (its recall may pass 1).
+            relevant = [line for line in head if line.split()[2] in judged_relevant] or head
+            again = relevant[int(rng.integers(0, len(relevant)))].split()
+            tail = [" ".join([*again[:6], str(int(rng.integers(0, 300))), "0"]), *tail]
         blocks[topic:topic + 2] = [head, blocks[topic + 1], tail]
     run = [line for block in blocks for line in block]
     run.append(f"77 Q0 5 {len(run) + 1} 1 r 0 10")  # a topic the qrels do not have
@@ -295,15 +314,19 @@ def test_a_nan_gp_stays_nan_at_every_later_rank(tmp_path: Path, later: str,
     assert len(table) > 60 and same.all(), table[~same]
 
 
-@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
+@pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context",
+                                  "best-in-context"])
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
 @example(seed=20494)  # a NaN gP at rank 3 of topic 2: its gP[5] ... NaN too (above)
+@example(seed=48)  # -b: an article ranked twice, gR 2 at its second rank, out of the curve
 def test_random_split_topics_equal_inex_eval(tmp_path: Path, kind: str, seed: int) -> None:
-    """A topic's lines cut in two around the next topic's. Where inex_eval 3.1 stops (an index
-    error, an article met in the topic before), we still score the run (the measures page says
-    how); everywhere else every value it prints is ours."""
-    qrels_text, run_text = campaign_text(seed, overlapping=False, split=True)
+    """A topic's lines cut in two around the next topic's (best in context: entry points).
+    Where inex_eval 3.1 stops (an index error, an article met in the topic before), we still
+    score the run (the measures page says how); everywhere else every value it prints is
+    ours, the 11-point curve included (a recall past 1 there)."""
+    qrels_text, run_text = campaign_text(seed, overlapping=False, split=True,
+                                         entry_points=kind == "best-in-context")
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels.write_text(qrels_text)
     run.write_text(run_text)
@@ -325,3 +348,47 @@ def test_random_split_topics_equal_inex_eval(tmp_path: Path, kind: str, seed: in
     assert (table["value"].isna() == table["official"].isna()).all(), (table, run_text)
     differ = table[(table["value"] - table["official"]).abs() > 1e-9]
     assert differ.empty, (differ, qrels_text, run_text)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_random_best_in_context_campaigns_equal_inex_eval(tmp_path: Path, seed: int) -> None:
+    """-b on one entry point per article: in the article, past its end, unknown (``-1``)."""
+    qrels_text, run_text = campaign_text(seed, overlapping=False, entry_points=True)
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, findings = ours("best-in-context", qrels, run)
+    assert not [f for f in findings if f.severity == "error"], (findings, run_text)
+    table = compared(inex_eval("best-in-context", qrels, run), scores)
+    assert len(table) > 40 and table["value"].notna().all(), (table, run_text)
+    differ = table[(table["value"] - table["official"]).abs() > 1e-9]
+    assert differ.empty, (differ, qrels_text, run_text)
+
+
+@pytest.mark.parametrize("kind", ["focused", "thorough", "relevant-in-context",
+                                  "restricted-relevant-in-context", "best-in-context"])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), complete=st.booleans())
+def test_random_runs_sharing_no_topic_with_the_qrels_equal_inex_eval(
+        tmp_path: Path, kind: str, seed: int, complete: bool) -> None:
+    """A run whose topics are all outside the qrels: without -c every mean is inex_eval's 0/0
+    (NaN with no_relevant_text: nan), with -c each qrels topic averaged as 0."""
+    qrels_text, run_text = campaign_text(
+        seed, overlapping=kind == "thorough", empty_topics=seed % 2 == 0, foreign=True,
+        entry_points=kind == "best-in-context")
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(qrels_text)
+    run.write_text(run_text)
+    scores, findings = ours(kind, qrels, run, no_relevant_text="nan", complete=complete)
+    assert not [f for f in findings if f.severity == "error"], (findings, run_text)
+    official = inex_eval(kind, qrels, run, complete=complete)
+    official = official[~official["measure"].str.startswith("iP[")
+                        | (kind in ("focused", "thorough"))]
+    assert (official["topic"] == "all").all() or complete
+    table = compared(official, scores)
+    mean = "MAiP" if kind in ("focused", "thorough") else "MAgP"
+    if not complete:
+        assert np.isnan(table.set_index(["measure", "topic"]).loc[(mean, "all"), "value"])
+    same = np.isclose(table["value"], table["official"], rtol=0, atol=1e-9, equal_nan=True)
+    assert len(table) > 20 and same.all(), (table[~same], qrels_text, run_text)

@@ -71,7 +71,15 @@ def test_run_by_topics_equals_one_shot(capsys, qrels_path, run_files, parts, opt
                                        budget, expected):
     run = str(run_files[name])
     one_shot = evaluate(capsys, *options, str(qrels_path), run)
-    assert evaluate(capsys, *options, "--memory-budget", budget, str(qrels_path), run) == one_shot
+    code, out, err = evaluate(capsys, *options, "--memory-budget", budget, str(qrels_path), run)
+    if "-q" in options and "all_trec" in options and "--format" not in options:
+        # relstring, text kept by the one-shot evaluation only, is left out with a note.
+        note = "appendix evaluate: relstring is not printed when the runs are evaluated in batches"
+        assert err.startswith(note) and "\nrelstring " in one_shot[1]
+        err = err.split("\n", 1)[1]
+        one_shot = (one_shot[0], "".join(line for line in one_shot[1].splitlines(True)
+                                         if not line.startswith("relstring ")), one_shot[2])
+    assert (code, out, err) == one_shot
     assert len(parts) == 1 and parts[0] in expected, parts
     assert one_shot[0] == 0 and one_shot[1].count("\n") > 1
 

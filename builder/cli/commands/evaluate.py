@@ -111,17 +111,21 @@ def run(args: argparse.Namespace) -> int:
     code = exit_status(inputs.reads)
     if result.evaluation is not None:
         scores = result.evaluation.scores
-        if task.kind.name == "adhoc" and not task.options.complete:
-            scores, empty = _without_empty_runs(scores)
+        answered = _answered(result.evaluation, task.options) \
+            if task.kind.name == "adhoc" else None
+        if task.kind.name == "adhoc" and (not task.options.complete or answered is not None):
+            scores, empty = _without_empty_runs(scores, answered)
             for name in empty:
                 # trec_eval stops with exit code 7 on such a run.
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
                       "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
                 code = 7
+        texts = _relstrings(result.evaluation, scores, names) \
+            if task.kind.name == "adhoc" and args.per_topic and args.format == "trec" else None
         per_topic = args.per_topic or args.format != "trec"
         layout = TrecLayout(
             per_topic=args.per_topic,
-            answered=_answered(scores, task.options) if args.per_topic else None,
+            answered=answered if args.per_topic else None,
             runid=runid, summary=not args.no_summary,
         )  # fmt: skip
         # Rows not printed are left out before the output is laid out, and a table all of
@@ -132,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         if not printed.all():
             scores = scores[printed]
         integral = {m.name for m in measures_of(family) if m.aggregation.integral}
-        for text in _render(scores, names, integral, args, layout):
+        for text in _render(scores, names, integral, args, layout, texts):
             sys.stdout.write(text)
     return code
 
@@ -144,31 +148,57 @@ def _trec_request(args: argparse.Namespace, options):
     return parse_requests(args.measure, trec_10=profile_of(options.profile).new_measures)
 
 
-def _without_empty_runs(scores):
-    """Scores without the runs that answered no judged topic (``num_q`` 0), and their names."""
+def _without_empty_runs(scores, answered: frozenset[tuple[str, str]] | None = None):
+    """Scores without the runs that answered no judged topic (``num_q`` 0, or none of
+    ``answered``: trec_eval 9.0.8 stops so under -c too), and their names."""
     count = scores[(scores["measure"] == "num_q") & (scores["topic"] == SUMMARY_TOPIC)]
     empty = set(count.loc[count["value"] == 0, "run"])
+    if answered is not None:
+        empty |= set(scores["run"].unique()) - {run for run, _ in answered}
     return scores[~scores["run"].isin(empty)], sorted(empty)
 
 
-def _answered(scores, options) -> frozenset[tuple[str, str]] | None:
-    """The (run, topic) trec_eval prints per topic: all of them, but under -c only those the
-    run answered for releases before 10.0."""
+def _answered(evaluation, options) -> frozenset[tuple[str, str]] | None:
+    """The (run, topic) trec_eval prints per topic: all of them, but under -c only those with
+    results (however -J or -M 0 empties them) for releases before 10.0."""
     from builder.measures.adhoc.trec_eval.profiles import profile_of
 
-    if profile_of(getattr(options, "profile", None)).prints_skipped_topics:
+    if profile_of(getattr(options, "profile", None)).prints_skipped_topics \
+            or not options.complete:
         return None
+    if "answered" in evaluation.extras:
+        rows = evaluation.extras["answered"]
+        return frozenset(zip(rows["run"], rows["topic"]))
+    scores = evaluation.scores  # an evaluation in batches keeps no extra: results, after -J
     rows = scores[(scores["measure"] == "num_ret") & (scores["value"] > 0)]
     return frozenset(zip(rows["run"], rows["topic"]))
 
 
+def _relstrings(evaluation, scores, names: list[str]):
+    """trec_eval's relstring rows asked for (``-m relstring``, ``all_trec``) of the (run,
+    topic) whose rows the table has, or None: text, printed per topic by the trec layout only.
+    An evaluation in batches (``--memory-budget``, ``--scheduler``) keeps no such table: then
+    none is printed, and a note says so."""
+    asked = [name for name in names if name == "relstring" or name.startswith("relstring_")]
+    if not asked:
+        return None
+    if "relstring" not in evaluation.extras:
+        print("appendix evaluate: relstring is not printed when the runs are evaluated in "
+              "batches (--memory-budget, --scheduler)", file=sys.stderr)
+        return None
+    rows = scores[(scores["measure"] == "num_ret") & (scores["topic"] != SUMMARY_TOPIC)]
+    strings = evaluation.extras["relstring"]
+    strings = strings.merge(rows[["run", "topic"]].astype(str), on=["run", "topic"])
+    return strings.assign(measure=asked[0])
+
+
 def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace,
-            layout: TrecLayout) -> Iterator[str]:
+            layout: TrecLayout, texts=None) -> Iterator[str]:
     """The output, a slice of rows at a time (``builder.cli.layouts.scores``)."""
     from builder.cli.layouts.scores import csv_text, trec_text, tsv_text
 
     if args.format == "trec":
-        return trec_text(scores, names, integral, layout)
+        return trec_text(scores, names, integral, layout, texts)
     if args.format == "json":
         return iter([json.dumps(scores.to_dict(orient="records")) + "\n"])
     table = scores[["run", "measure", "topic", "value"]]

@@ -4,7 +4,8 @@ be one string in memory).
 
 - trec: trec_eval's ``%-22s\\t%s\\t%.4f`` lines (counts as integers), per run its per-topic
   lines (``-q``, topics in text order, measures in the order asked), then its ``runid`` line
-  and summary lines.
+  and summary lines; text rows (``relstring``) are printed in quotes, ``'10-2>.'``, in their
+  measure's place.
 - tsv: ``run<TAB>measure<TAB>topic<TAB>value``, the value as Python's ``repr``.
 - csv: what pandas' ``to_csv(index=False)`` writes: a header, fields quoted when they hold a
   comma, a quote or a line end, the value as ``repr`` (a NaN as an empty field).
@@ -36,9 +37,16 @@ _HALF_MARGIN = 1e-3
 
 
 def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
-              layout: Any) -> Iterator[str]:
+              layout: Any, texts: pd.DataFrame | None = None) -> Iterator[str]:
     """trec_eval's layout of ``scores``, runs in their order of appearance; ``layout``: what
-    to print (``builder.cli.commands.evaluate.TrecLayout``)."""
+    to print (``builder.cli.commands.evaluate.TrecLayout``); ``texts``: per-topic rows whose
+    value is text (run, topic, measure, text), printed quoted as trec_eval prints them."""
+    quoted = None  # per row of scores, the text printed instead of its value ("": none)
+    if texts is not None and len(texts):
+        quoted = np.r_[np.full(len(scores), "", object),
+                       ("'" + texts["text"].astype(str) + "'").to_numpy(object)]
+        scores = pd.concat([scores, texts[["run", "topic", "measure"]].assign(value=np.nan)],
+                           ignore_index=True)
     runs = np.asarray(pd.unique(scores["run"]), dtype=object)
     run = pd.Index(runs).get_indexer(scores["run"])
     measure = pd.Index(measures).get_indexer(scores["measure"])  # -1: not printed
@@ -63,6 +71,7 @@ def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
     topics = pa.array(topic, pa.string())
     values = scores["value"].to_numpy(np.float64)[rows]
     counts = np.isin(measure[rows], [i for i, m in enumerate(measures) if m in integral])
+    quoted = None if quoted is None else quoted[rows]
     for start in range(0, len(order), SLICE_ROWS):
         part = order[start:start + SLICE_ROWS]
         line = part < len(rows)
@@ -70,6 +79,9 @@ def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
         names = padded.take(pa.array(np.where(line, measure[rows][at], len(measures))))
         where = pc.if_else(pa.array(line), topics.take(pa.array(at)), SUMMARY_TOPIC)
         texts = _values(values[at], counts[at])
+        if quoted is not None:
+            given = pa.array(quoted[at], pa.string())
+            texts = pc.if_else(pc.and_(pa.array(line), pc.not_equal(given, "")), given, texts)
         run_names = pa.array(runs[np.where(line, 0, part - len(rows))].astype(str), pa.string())
         texts = pc.if_else(pa.array(line), texts, run_names)
         yield joined_lines([names, where, texts]).decode("utf-8")

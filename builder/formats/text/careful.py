@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding, FindingCode
-from builder.formats.text.numbers import number_problem, read_as_atof
+from builder.formats.text.numbers import hex_as_decimal, number_problem, read_as_atof
 from builder.formats.text.table import TextLayout, TextTable
 
 _FIELD_SPLIT = re.compile(r"[ \t\f\v\r]+")
@@ -114,6 +114,8 @@ def _careful_rows(odd: list[tuple[int, str]], layout: TextLayout
             continue
         if len(fields) > width:
             extra.append((line, len(fields)))
+        for i in positions:
+            fields[i] = hex_as_decimal(fields[i])
         problems = [number_problem(name, fields[i]) for name, i in zip(numbers, positions)]
         if layout.atof:
             problems = [read_as_atof(layout.file, line, name, fields, i, findings) if p else None

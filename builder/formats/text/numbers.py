@@ -21,6 +21,9 @@ FINITE_NUMBER = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
 NON_FINITE = r"^[+-]?(nan(\([0-9A-Za-z_]*\))?|inf|infinity)$"
 """What ``strtod`` reads as NaN or infinity, in any case: one rule, an error (a run cannot be
 ranked by such a score), however the line is spaced."""
+HEX_NUMBER = r"^[+-]?0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?\d+)?$"
+"""A hexadecimal floating number as ``strtod`` reads a whole field (``0x1.8p1`` is 3)."""
+_HEX = re.compile(HEX_NUMBER, re.ASCII)
 _FINITE = re.compile(FINITE_NUMBER, re.ASCII)  # digits 0-9 only, as Arrow's parser
 _NON_FINITE = re.compile(NON_FINITE, re.IGNORECASE)
 
@@ -42,6 +45,16 @@ def number_columns(table: pa.Table, layout: TextLayout) -> pa.Table:
                                          pa.scalar(None, text.type)), pa.float64())
         table = table.set_column(table.schema.get_field_index(name), name, numbers)
     return table
+
+
+def hex_as_decimal(text: str) -> str:
+    """A field holding a whole hexadecimal number (``0x1.8p1``, which trec_eval's ``atof``
+    reads as any number) as the decimal text of its value; any other text, and a hexadecimal
+    number beyond the largest double, as it is."""
+    if not _HEX.match(text):
+        return text
+    value = c_atof(text)
+    return repr(value) if math.isfinite(value) else text
 
 
 def number_problem(name: str, text: str) -> str | None:

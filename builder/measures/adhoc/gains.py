@@ -1,16 +1,14 @@
-"""Gain measures with gains other than the relevance value: trec_eval 10.0's ``rbp`` and
-``rbp_resid`` (Moffat & Zobel, "Rank-biased precision for measurement of retrieval
-effectiveness", ACM TOIS 27(1), 2008), and ``ndcg`` with a gain per level (``-m ndcg.1=3,2=9``).
+"""Rank-biased precision: trec_eval 10.0's ``rbp`` and ``rbp_resid`` (Moffat & Zobel,
+"Rank-biased precision for measurement of retrieval effectiveness", ACM TOIS 27(1), 2008).
+(``ndcg`` and its kin with a gain per level, ``-m ndcg.1=3,2=9``, are
+``builder.measures.adhoc.dcg``'s, through ``trec_eval.gain_levels``.)
 
-Gains follow trec_eval's ``setup_gains`` (``gain_init.c``): relevance level i of a topic gains
-i unless a parameter ``i=g`` says otherwise; documents not in the qrels or judged negative gain
-0. ``rbp`` then rescales a topic's gains to [0, 1] when they leave it, g -> (g - min) / (max -
+Gains follow trec_eval's ``setup_gains`` (``gain_init.c``) without parameters: relevance level
+i of a topic gains i; documents not in the qrels or judged negative gain 0. ``rbp`` then rescales a topic's gains to [0, 1] when they leave it, g -> (g - min) / (max -
 min) over the levels 0 .. the topic's highest level (``m_rbp.c``).
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 
@@ -19,53 +17,12 @@ from builder.measures.adhoc.judged.ranking import JudgedRanking
 from builder.measures.adhoc.trec_eval.params import RBP_PERSISTENCE
 from builder.measures.adhoc.trec_measure import TREC_EVAL_10, single_value_measure
 
-_INTEGER = re.compile(r"[+-]?\d+")
-
-
-def level_gains(judged: JudgedRanking, pairs: dict[str, float]) -> np.ndarray:
-    """Gain of each relevance level 0 .. the highest in the qrels (``setup_gains``)."""
-    highest = int(judged.ideal_gains.max()) if len(judged.ideal_gains) else 0
-    levels = {int(k): v for k, v in pairs.items() if _INTEGER.fullmatch(k)}
-    highest = max([highest, *(k for k in levels if k >= 0)])
-    table = np.arange(highest + 1, dtype=np.float64)
-    for level, gain in levels.items():
-        if level >= 0:
-            table[level] = gain
-    return table
-
-
-def _row_gains(judged: JudgedRanking, table: np.ndarray) -> np.ndarray:
-    return np.where(judged.rel >= 0, table[np.maximum(judged.rel, 0)], 0.0)
-
-
 def _topic_highest(judged: JudgedRanking) -> np.ndarray:
     """Each topic's highest relevance level in the qrels (0 when none is positive)."""
     counts = np.diff(judged.ideal_start)
     first = np.minimum(judged.ideal_start[:-1], max(len(judged.ideal_gains) - 1, 0))
     top = judged.ideal_gains[first] if len(judged.ideal_gains) else np.zeros(len(counts))
     return np.where(counts > 0, top, 0.0)
-
-
-def ndcg_with_gains(judged: JudgedRanking, pairs: dict[str, float]) -> np.ndarray:
-    """nDCG with the gains of ``pairs`` per level (m_ndcg.c): DCG sums every retrieved
-    document of non-zero gain (negative ones too) over log2(rank + 1); the ideal ranking holds
-    the topic's judged documents of positive gain, best first."""
-    table = level_gains(judged, pairs)
-    gain = _row_gains(judged, table)
-    dcg = judged.per_cell(gain / np.log2(judged.rank + 1.0))
-    n_topics = len(judged.topics)
-    topic = np.repeat(np.arange(n_topics), np.diff(judged.ideal_start))
-    ideal = table[judged.ideal_gains.astype(np.int64)]
-    positive = ideal > 0
-    topic, ideal = topic[positive], ideal[positive]
-    order = np.lexsort((-ideal, topic))
-    topic, ideal = topic[order], ideal[order]
-    start = np.searchsorted(topic, np.arange(n_topics))
-    position = np.arange(len(topic)) - start[topic]
-    ideal_dcg = np.bincount(topic, weights=ideal / np.log2(position + 2.0), minlength=n_topics)
-    ideal_of_cell = ideal_dcg[judged.topic_of_cell()]
-    safe = np.where(ideal_of_cell > 0, ideal_of_cell, 1.0)
-    return np.where(ideal_of_cell > 0, dcg / safe, 0.0)
 
 
 def _powers(p: float, depth: int) -> np.ndarray:
@@ -89,7 +46,7 @@ def rank_biased_precision(grid: AdhocGrid) -> dict[str, np.ndarray]:
     at = np.flatnonzero(judged.rel > 0)
     cell, rel = judged.cell[at], judged.rel[at]
     highest = _topic_highest(judged)[grid.topic][cell]
-    gain = level_gains(judged, {})[rel]
+    gain = rel.astype(np.float64)
     # Rescaled to [0, 1] when the levels leave it (min is level 0's gain, 0).
     gain = np.where(highest > 1, gain / np.where(highest > 1, highest, 1.0), gain)
     terms = gain * _powers(p, _depth(grid))[judged.rank[at] - 1]

@@ -89,9 +89,7 @@ def _best_precision(grid: AdhocGrid) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _at_recall(grid: AdhocGrid, level: str | float) -> np.ndarray:
-    best_after, first_index = grid.shared(_best_precision)
-    cutoffs = recall_cutoffs(level, grid.R, grid.interpolation)
-    return interpolated_precision(best_after, first_index, grid.num_rel_ret, cutoffs)
+    return _at_recall_cutoffs(grid, recall_cutoffs(level, grid.R, grid.interpolation))
 
 
 def precision_at_recall(grid: AdhocGrid) -> dict[str, np.ndarray]:
@@ -119,10 +117,34 @@ IPREC_AT_RECALL = trec_measure(
 
 
 def eleven_point_average(grid: AdhocGrid) -> dict[str, np.ndarray]:
-    """The mean of iprec_at_recall over the levels 0.0, 0.1 ... 1.0 (or those given),
-    summed in level order (TREC book; m_11pt_avg.c)."""
+    """The mean of iprec_at_recall over the levels 0.0, 0.1 ... 1.0 (or those given), as
+    m_11pt_avg.c walks them: from the last level given to the first, the trailing levels
+    whose cutoff c exceeds the relevant retrieved adding 0, then each level's interpolated
+    precision while the cutoffs do not rise and stay >= 1; once a cutoff rises or is 0 (the
+    walk down the ranking never meets it), that level and every level before it add the
+    interpolated precision at the first relevant document. Ascending levels (the default)
+    are the TREC book's mean; others are walked as trec_eval walks them."""
     levels = grid.params.doubles("11pt_avg")
-    return {grid.name("11pt_avg"): sum(_at_recall(grid, level) for level in levels) / len(levels)}
+    num_rel_ret = grid.num_rel_ret
+    skipping = np.ones(grid.num_cells, bool)
+    stuck = np.zeros(grid.num_cells, bool)
+    previous = np.full(grid.num_cells, np.inf)
+    first = _at_recall_cutoffs(grid, np.ones(grid.num_cells, np.int64))
+    total = np.zeros(grid.num_cells)
+    for level in reversed(levels):
+        cutoffs = recall_cutoffs(level, grid.R, grid.interpolation)
+        skipping &= cutoffs > num_rel_ret
+        stuck |= ~skipping & ((cutoffs < 1) | (cutoffs > previous))
+        matched = ~skipping & ~stuck
+        previous = np.where(matched, cutoffs, previous)
+        at_level = _at_recall_cutoffs(grid, cutoffs)
+        total = total + np.where(skipping, 0.0, np.where(stuck, first, at_level))
+    return {grid.name("11pt_avg"): total / len(levels)}
+
+
+def _at_recall_cutoffs(grid: AdhocGrid, cutoffs: np.ndarray) -> np.ndarray:
+    best_after, first_index = grid.shared(_best_precision)
+    return interpolated_precision(best_after, first_index, grid.num_rel_ret, cutoffs)
 
 
 ELEVEN_POINT_AVERAGE = single_value_measure(

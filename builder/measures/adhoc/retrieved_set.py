@@ -70,6 +70,16 @@ def utility(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {grid.name("utility"): value}
 
 
+def placeholder_utility(coefficients: tuple[float, ...], num_rel: np.ndarray,
+                        collection_size: int) -> np.ndarray:
+    """utility of trec_eval 10.0's placeholder ranking under -c (one document, not in the
+    qrels, for a topic without results; ``trec_eval.c``'s ``bogus_ranking``): a = 0, b = 1,
+    c = R, d = -N - 1 - R. 10.0 resets the measure named exactly ``utility`` to 0 afterwards,
+    not ``utility`` with parameters."""
+    p1, p2, p3, p4 = (list(coefficients) + [0.0] * 4)[:4]
+    return p1 * 0 + p2 * 1 + p3 * num_rel + p4 * (collection_size - 1 - num_rel)
+
+
 UTILITY_PARAMS = (1.0, -1.0, 0.0, 0.0)
 """utility's default coefficients p1..p4 (``m_utility.c``)."""
 UTILITY = single_value_measure(
@@ -132,18 +142,20 @@ SET_MAP = single_value_measure(
 
 
 def set_f(grid: AdhocGrid) -> dict[str, np.ndarray]:
-    """(beta^2 + 1) P R / (beta^2 P + R) of set_P and set_recall (m_set_F.c)."""
-    beta = grid.params.doubles("set_F")[0]
+    """set_F.x = (x + 1) P R / (x P + R) of set_P and set_recall, 0 when nothing relevant is
+    retrieved (m_set_F.c, whose help text gives this formula). The parameter x is used as it
+    is, not squared: ``set_F.2`` weighs recall as F with beta = sqrt(2) would, not beta = 2."""
+    x = grid.params.doubles("set_F")[0]
     p, r = ratio(grid.num_rel_ret, grid.num_ret), ratio(grid.num_rel_ret, grid.R)
-    b2 = beta * beta
-    return {grid.name("set_F"): ratio((b2 + 1.0) * p * r, b2 * p + r)}
+    return {grid.name("set_F"): ratio((x + 1.0) * p * r, x * p + r)}
 
 
 SET_F = single_value_measure(
     "set_F", set_f,
-    "Harmonic mean of set_P and set_recall (beta = 1).",
+    "Weighted harmonic mean of set_P and set_recall, (x + 1) P R / (x P + R) with trec_eval's "
+    "parameter x (default 1, the F1 measure; x plays the part of beta squared).",
     f"{TREC_EVAL} m_set_F.c",
-    params={"beta": 1.0},
+    params={"x": 1.0},
 )
 
 

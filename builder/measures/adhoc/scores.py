@@ -11,9 +11,10 @@ through an ``AdhocGrid`` that computes the intermediates the measures share once
 Besides the measures of the TREC appendices, trec_eval 9.0.8's others (``gm_bpref``,
 ``Rprec_mult_*``, ``map_cut_*``, ``relative_P_*``, ``set_relative_P``, ``set_map``,
 ``num_nonrel_judged_ret``) follow it too, as do its experimental gain measures (``utility``,
-``binG``, ``G``, ``ndcg_rel``, ``Rndcg``) and 10.0's ``rbp``, ``rbp_resid`` and ``unj_*``. Not
-implemented from ``all_trec``: ``relstring``, a string (the relevance of the first documents),
-not a number.
+``binG``, ``G``, ``ndcg_rel``, ``Rndcg``) and 10.0's ``rbp``, ``rbp_resid`` and ``unj_*``.
+``relstring``, a string (the relevance of the first documents), has its place in the table
+but no value here: it is text, made from the judged rankings for the trec layout
+(``builder.measures.adhoc.judged.relstring``).
 
 Where we differ from trec_eval 9.0.8: interpolated precision (``iprec_at_recall_*`` and
 ``11pt_avg``) rounds the recall cutoff exactly, ceil(x * R), as the NIST appendices and
@@ -40,6 +41,7 @@ from builder.measures.adhoc import (
 from builder.measures.adhoc.grid import AdhocGrid
 from builder.measures.adhoc.interpolation import RECALL_LEVELS
 from builder.measures.adhoc.judged.ranking import JudgedRanking
+from builder.measures.adhoc.judged.relstring import RELSTRING
 from builder.measures.adhoc.trec_eval.params import CUTOFFS, AdhocParams
 from builder.measures.adhoc.trec_eval.profiles import Interpolation
 from builder.measures.adhoc.trec_measure import (  # noqa: F401 (FAMILY is read from here)
@@ -60,6 +62,7 @@ TREC_EVAL_TABLE: tuple[TrecMeasure, ...] = (
     precision.RECIP_RANK,
     interpolation.IPREC_AT_RECALL,
     precision.P,
+    RELSTRING,
     precision.RECALL,
     incomplete_judgements.INFAP,
     incomplete_judgements.GM_BPREF,

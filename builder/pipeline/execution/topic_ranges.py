@@ -128,7 +128,8 @@ def _evaluated(kind: Any, qrels: Any, path: Path, parts: list[Part], options: An
     topics = list(sizes)
     findings += duplicates
     findings += file_findings(file, topics, np.array([sizes[t] for t in topics]), list(tags),
-                              set(qrels["topic"].unique()), depth=options.depth) \
+                              set(qrels["topic"].unique()), depth=options.depth,
+                              complete=options.complete) \
         if topics else [_empty_run(file)]
     read = RunRead(file, name, columns, findings)
     if read.rejected or first is None:

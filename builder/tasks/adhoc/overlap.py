@@ -53,7 +53,8 @@ def read_and_score(paths: Sequence[Path], qrels: pd.DataFrame, options: AdhocOpt
     def read(path: Path) -> tuple[RunFile, list[Finding]]:
         file = read_or_reject(path, atof)
         found = [] if file.table is None else \
-            validate_trec_run(file.table, str(path), qrels_topics, depth=depth)
+            validate_trec_run(file.table, str(path), qrels_topics, depth=depth,
+                              complete=options.complete)
         return file, found
 
     scored: list[int] = []

@@ -81,9 +81,13 @@ def score_cells(qrels: pd.DataFrame, runs: pd.DataFrame, options: AdhocOptions,
     part_qrels = qrels if topics is None else qrels[qrels["topic"].isin(list(topics))]
     if profile_of(options.profile).single_precision:
         runs = runs.assign(score=runs["score"].to_numpy(np.float64).astype(np.float32))
-    judged = judge_rankings(runs, part_qrels, depth=options.depth, rel_level=options.rel_level,
+    # -M 0: trec_eval evaluates every ranking emptied, so presence is seen at depth 1.
+    judged = judge_rankings(runs, part_qrels, depth=max(options.depth, 1),
+                            rel_level=options.rel_level,
                             run_names=None if run_names is None else list(run_names))
     present = judged.per_cell() > 0  # before -J, which may empty a ranking trec_eval still scores
+    if options.depth == 0:
+        judged = judged_only(judged, keep=np.zeros(len(judged.cell), bool))
     if options.judged_only:
         judged = judged_only(judged)
     values = measures.compute(

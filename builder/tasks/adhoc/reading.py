@@ -96,7 +96,8 @@ def validate_runs(
     def validate(read: RunRead) -> RunRead:
         if read.table is None:
             return read
-        found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth)
+        found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth,
+                                  complete=options.complete)
         del read.table["tag"]
         return RunRead(read.path, read.name, read.table, read.findings + found)
 

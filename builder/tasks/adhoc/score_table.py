@@ -8,7 +8,8 @@ when first read: ``extras["pr_points"]``, precision and recall at every rank of 
 ``extras["relevant_points"]``, the same at the relevant documents only: the uninterpolated
 curve changes only there, so it is all a curve needs;
 ``extras["uninterpolated_precision"]``, that curve (``builder.measures.adhoc.curves``), run x
-recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves. The
+recall level 0, 0.01 .. 1; ``extras["curve_points"]``, the points of the other curves;
+``extras["relstring"]``, trec_eval's relstring of each (run, topic) of the table. The
 pages read the last two; the points tables, a row per line or per relevant line, are steps
 (made for a caller that asks, never kept by an evaluation in batches). Apart from
 ``builder.tasks.adhoc`` (reading, validating, the kind) as it only arranges numbers already
@@ -26,6 +27,9 @@ import pyarrow as pa
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC, Evaluation, LazyTables
 from builder.measures.adhoc import scores as measures
 from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpolated_precision
+from builder.measures.adhoc.judged.relstring import relevance_strings
+from builder.measures.adhoc.retrieved_set import placeholder_utility
+from builder.measures.adhoc.trec_eval.profiles import profile_of
 from builder.measures.registry import Aggregation, measures_of
 
 if TYPE_CHECKING:
@@ -39,6 +43,8 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
     values, present = cells.values, cells.present
     n_runs, n_topics = len(cells.runs), len(cells.topics)
     evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
+    if options.complete and not present.all():
+        values = _unanswered(cells, options)
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
 
@@ -48,25 +54,35 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
     runs_of, topics_of, values_of, rows_per_measure = [], [], [], []
     declared = {measure.name: measure for measure in measures_of(measures.FAMILY)}
     measure_names = ["num_q", *values]
+    single = profile_of(options.profile).single_precision_sums
     for name in measure_names:
         # A parameterised name (P_7, ndcg_1=3) is a mean, as every family with parameters.
         how = declared[name].aggregation if name in declared else Aggregation.MEAN
+        value = values.get(name)
+        if single and not how.integral:
+            value = value.astype(np.float32).astype(np.float64)  # 8.1 keeps C floats
         if how is Aggregation.COUNT:
             total = num_q
         else:
-            terms = np.where(evaluated, how.terms(values[name]), 0.0)
+            terms = np.where(evaluated, how.terms(value), 0.0)
             total = np.bincount(run_of_cell, weights=terms, minlength=n_runs)
         if name == "num_rel" and options.complete:
             # trec_eval's summary under -c (m_num_rel.c): the qrels lines of grade > 0 of
-            # every topic, whatever the level -l sets for the per-topic rows.
-            total = np.full(n_runs, float(cells.positive_judgements))
+            # every topic, whatever the level -l sets for the per-topic rows; 8.1 sums the
+            # per-topic values of the topics with results alone.
+            total = np.bincount(run_of_cell, weights=np.where(present, value, 0.0),
+                                minlength=n_runs) if single \
+                else np.full(n_runs, float(cells.positive_judgements))
         if how.per_topic:
             runs_of.append(cell_run)
             topics_of.append(cell_topic)
-            values_of.append(values[name][evaluated])
+            values_of.append(value[evaluated])
         runs_of.append(np.arange(n_runs))
         topics_of.append(summary_topic)
-        values_of.append(how.finish(total, num_q))
+        if single and not how.integral:
+            values_of.append(single_precision_mean(value, present, how, n_topics, num_q))
+        else:
+            values_of.append(how.finish(total, num_q))
         rows_per_measure.append(n_runs + (len(cell_run) if how.per_topic else 0))
     measure_codes = np.repeat(np.arange(len(measure_names)), rows_per_measure)
     scores = pd.DataFrame(
@@ -85,8 +101,68 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
             index=list(cells.runs), columns=RECALL_AXIS),
         "curve_points": lambda: curve_points(cells.judged, options.rel_level,
                                              options.collection_size),
-    }, steps=frozenset({"pr_points", "relevant_points"}))
+        # trec_eval's relstring of every (run, topic) of the table (text, for the trec layout).
+        "relstring": lambda: relevance_strings(
+            cells.judged, options.measure_params.doubles("relstring")[0])[evaluated],
+        # The (run, topic) with results, -J or -M 0 having emptied them or not: what the
+        # releases before 10.0 print per topic under -c.
+        "answered": lambda: pd.DataFrame({
+            "run": [cells.runs[i] for i in run_of_cell[present]],
+            "topic": [cells.topics[i] for i in np.tile(np.arange(n_topics), n_runs)[present]]}),
+    }, steps=frozenset({"pr_points", "relevant_points", "answered", "relstring"}))
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
+
+
+def single_precision_mean(values: np.ndarray, present: np.ndarray, how: Aggregation,
+                          n_topics: int, num_q: np.ndarray) -> np.ndarray:
+    """trec_eval 8.1's summary of a mean (``print_meas.c``, ``accumulate_results``): per run,
+    the C float values of the topics with results added one after the other in float, then
+    divided by the number of topics in float; a geometric mean adds log(0.00001) per topic
+    without results (under -c) to the float sum in double, then exp of the float quotient.
+    Topics are added in text order (8.1 adds them in the run file's order: the same for a run
+    written in ascending topic order, as nearly all are)."""
+    terms = np.where(present, how.terms(values), 0.0).astype(np.float32)
+    grid = terms.reshape(-1, n_topics) if n_topics else np.zeros((len(num_q), 1), np.float32)
+    total = np.cumsum(grid, axis=1, dtype=np.float32)[:, -1]  # sequential, not pairwise
+    count = num_q.astype(np.float32)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how is Aggregation.GMEAN:
+            answered = present.reshape(grid.shape[0], -1).sum(axis=1) if n_topics else 0
+            total = (total + (num_q - answered) * np.log(0.00001)).astype(np.float32)
+            mean = np.exp((total / count).astype(np.float64)).astype(np.float32)
+        else:
+            mean = total / count
+    return np.where(num_q > 0, mean.astype(np.float64), 0.0)
+
+
+def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarray]:
+    """The values with those of the (run, topic) without results under -c as the profile
+    gives them. Every measure but utility is 0 on an empty ranking (num_rel, a count of the
+    qrels, is kept). utility with parameters is not: trec_eval 9.0.8 and before leave the
+    topic out and count it 0 in the mean, as we do without a profile; trec_eval 10.0 scores a
+    placeholder ranking of one unjudged document and resets the measures named exactly
+    num_ret, utility, rbp_resid and unj* to 0, so ``utility`` and ``rbp_resid`` with
+    parameters keep the placeholder's values (-J empties the placeholder too)."""
+    absent = ~cells.present
+    values = dict(cells.values)
+    if options.profile != "10.0":
+        return {name: np.where(absent, 0.0, value) if name.startswith("utility") else value
+                for name, value in values.items()}
+    if options.judged_only:
+        return values
+    params = options.measure_params
+    for name, value in list(values.items()):
+        if name.startswith("utility_"):
+            num_rel = cells.judged.num_rel[np.tile(np.arange(len(cells.topics)), len(cells.runs))]
+            placeholder = placeholder_utility(params.doubles("utility"), num_rel,
+                                              options.collection_size)
+        elif name.startswith("rbp_resid_"):
+            p = params.persistence("rbp_resid")
+            placeholder = np.full(len(absent), p + (1.0 - p) * 1.0)  # p^1 + (1 - p) p^0
+        else:
+            continue
+        values[name] = np.where(absent, placeholder, value)
+    return values
 
 
 def _labels(codes: np.ndarray, labels: list[str]) -> pd.Series:

@@ -20,6 +20,8 @@ the measures)."""
 ProfileName = Literal["8.1", "9.0.8", "9.0.8-float", "10.0"]
 """The trec_eval releases of ``builder.measures.adhoc.trec_eval.profiles.PROFILES``."""
 
+EVERY_DOCUMENT = 2**31 - 1
+"""The depth under a profile without ``-M``: trec_eval keeps every document of a topic."""
 COMPLETE_FLAG = Flag("-c", "--complete", off="--no-complete",
                      off_help="Average over the topics each run answers.")
 """trec_eval's and inex_eval's ``-c``, a flag of every kind (``complete``)."""
@@ -31,7 +33,8 @@ class AdhocOptions(RunNamingOptions):
     model_config = ConfigDict(extra="forbid")
 
     depth: Annotated[int, Flag("-M")] = Field(
-        1000, ge=1, description="Documents kept per topic after sorting.")
+        1000, ge=0, description="Documents kept per topic after sorting (a profile: every "
+        "document unless given, as trec_eval; 0 keeps none, each topic still evaluated).")
     rel_level: Annotated[int, Flag("-l")] = Field(
         1, description="Least relevance value counted relevant.")
     complete: Annotated[bool, COMPLETE_FLAG] = Field(
@@ -55,6 +58,12 @@ class AdhocOptions(RunNamingOptions):
     collection_size: Annotated[int, Flag("-N")] = Field(
         0, ge=0, description="Documents in the collection, as trec_eval -N: utility's d, the "
         "ROC curve.")
+    gain_order: Annotated[Literal["trec_eval", "sorted"], Flag("--gain-order")] = Field(
+        "trec_eval",
+        description="How ndcg, G, ndcg_rel and Rndcg given gains per level (ndcg.1=3.5,2=9) "
+        "order the levels for the ideal ranking: trec_eval, with its comparator (int)(g1 - g2), "
+        "which calls gains less than 1 apart equal; sorted, by gain (the definition).",
+    )
     reading: Annotated[Literal["strict", "atof"], Flag("--reading")] = Field(
         "strict",
         description="How scores and relevance values that are not numbers are read: strict, "
@@ -64,12 +73,16 @@ class AdhocOptions(RunNamingOptions):
 
     @model_validator(mode="before")
     @classmethod
-    def _profile_interpolation(cls, values: Any) -> Any:
-        """A profile sets the interpolation unless it is given too."""
-        if isinstance(values, dict) and values.get("profile") and "interpolation" not in values:
+    def _profile_defaults(cls, values: Any) -> Any:
+        """A profile sets the interpolation and the depth (trec_eval's: every document)
+        unless they are given too."""
+        if isinstance(values, dict) and values.get("profile"):
             from builder.measures.adhoc.trec_eval.profiles import profile_of
 
-            values = {**values, "interpolation": profile_of(values["profile"]).interpolation}
+            if "interpolation" not in values:
+                values = {**values, "interpolation": profile_of(values["profile"]).interpolation}
+            if values.get("depth") is None:
+                values = {**values, "depth": EVERY_DOCUMENT}
         return values
 
     @field_validator("parameters")
@@ -84,4 +97,6 @@ class AdhocOptions(RunNamingOptions):
     def measure_params(self) -> AdhocParams:
         from builder.measures.adhoc.trec_eval.params import AdhocParams
 
-        return AdhocParams.of(self.parameters)
+        # 9.0.8 reads a gain pair's name with atol (10.0 skips a name not an integer).
+        return AdhocParams.of(self.parameters, gain_order=self.gain_order,
+                              integer_levels=self.profile not in ("9.0.8", "9.0.8-float"))

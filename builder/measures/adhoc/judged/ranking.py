@@ -228,10 +228,11 @@ def qrels_counts(
     return num_rel.astype(np.int64), num_nonrel.astype(np.int64), ideal_gains, ideal_start
 
 
-def judged_only(judged: JudgedRanking) -> JudgedRanking:
+def judged_only(judged: JudgedRanking, keep: np.ndarray | None = None) -> JudgedRanking:
     """The rankings without their unjudged documents (not in the qrels, or judged negative),
-    ranks renumbered: trec_eval's ``-J`` (form_res_rels.c, ties keep their docno order)."""
-    keep = judged.rel >= 0
+    ranks renumbered: trec_eval's ``-J`` (form_res_rels.c, ties keep their docno order).
+    ``keep``: the rows kept instead (``-M 0`` keeps none)."""
+    keep = judged.rel >= 0 if keep is None else keep
     cell = judged.cell[keep]
     starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]]) if len(cell) else np.zeros(0, int)
     sizes = np.diff(np.r_[starts, len(cell)])

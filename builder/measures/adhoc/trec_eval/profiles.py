@@ -3,12 +3,12 @@
 Without a profile the site uses the NIST appendices' definitions: interpolated precision with
 the exact cutoff ceil(x * R), scores read in double precision. A profile reproduces one release:
 
-| profile       | recall cutoff (interpolation) | scores read as | ``-c -q`` prints topics without results | ``all_trec`` has rbp, unj |
-|---------------|-------------------------------|----------------|------------------------------------------|---------------------------|
-| ``8.1``       | ceil(x * R), exact            | float          | no                                       | no                        |
-| ``9.0.8``     | (long)(x * R + 0.9)           | double         | no                                       | no                        |
-| ``9.0.8-float`` | (long)(x * R + 0.9)         | float          | no                                       | no                        |
-| ``10.0``      | lround(x * R)                 | double         | yes                                      | yes                       |
+| profile       | recall cutoff (interpolation) | scores read as | ``-c -q`` prints topics without results | ``all_trec`` has rbp, unj | means summed in |
+|---------------|-------------------------------|----------------|------------------------------------------|---------------------------|-----------------|
+| ``8.1``       | ceil(x * R), exact            | float          | no                                       | no                        | float           |
+| ``9.0.8``     | (long)(x * R + 0.9)           | double         | no                                       | no                        | double          |
+| ``9.0.8-float`` | (long)(x * R + 0.9)         | float          | no                                       | no                        | double          |
+| ``10.0``      | lround(x * R)                 | double         | yes                                      | yes                       | double          |
 
 ``9.0.8`` is the release tagged ``trec_eval-9.0.8`` (2023); ``9.0.8-float`` the older tag
 ``v9.0.8`` (2020), which like 8.1 stored scores as C ``float``: scores equal in single
@@ -36,10 +36,14 @@ class Profile:
     prints_skipped_topics: bool
     new_measures: bool
     """rbp, rbp_resid and unj_* are in ``all_trec`` (10.0)."""
+    single_precision_sums: bool = False
+    """8.1: per-topic values kept as C ``float``, summed topic after topic and divided in
+    single precision (``print_meas.c``), and the ``-c`` summary of ``num_rel`` summed over the
+    topics with results only (``trec_eval.c`` accumulates those alone)."""
 
 
 PROFILES: dict[str, Profile] = {
-    "8.1": Profile("exact", True, False, False),
+    "8.1": Profile("exact", True, False, False, single_precision_sums=True),
     "9.0.8": Profile("trec_eval_9", False, False, False),
     "9.0.8-float": Profile("trec_eval_9", True, False, False),
     "10.0": Profile("lround", False, True, True),
@@ -50,9 +54,10 @@ TREC_10_MEASURES = ("rbp", "rbp_resid", "unj")
 
 
 STRICT_READING = (
-    "Run and qrels files are read strictly (the default): a score such as 1.5abc, . or 0x1A, "
+    "Run and qrels files are read strictly (the default): a score such as 1.5abc or ., "
     "or a relevance such as abc, is an error naming its file and line, since a finding beats "
-    "a silent conversion (trec_eval reads them with C's atof and atol, as 1.5, 0, 26 and 0; "
+    "a silent conversion (trec_eval reads them with C's atof and atol, as 1.5, 0 and 0; a "
+    "whole hexadecimal number such as 0x1.8p1 is a number, 3, in both readings; "
     "the option reading: atof does the same, with a warning each), and a blank line is "
     "skipped (trec_eval quits on a blank qrels line)."
 )
@@ -69,9 +74,28 @@ JUDGED_ONLY_NAN = (
 )
 
 
+NOT_REPRODUCED = (
+    "Where the official programs are plainly broken we say so instead of copying them: "
+    "trec_eval 10.0's rbp reads another measure's parameters when asked with "
+    "iprec_at_recall, ndcg_rel, ndcg_cut or rbp_resid.p= (qrels 1 0 A 1, 1 0 B 0, 1 0 C 1, "
+    "1 0 D 1; run A, B, X, C: -m rbp prints 0.1729, -m rbp -m ndcg_cut.5 prints 0.0811; we "
+    "print 0.1729 both times); trec_eval 8.1 misreads relevance values far from 0: 1000 "
+    "as not relevant and -99999999999 as relevant (qrels 1 0 A 1000, 1 0 B -99999999999; run "
+    "A, B: 8.1's map is 0.5, ours 1.0); trec_eval 9.0.8 is reported to crash on relevance "
+    "2147483647 (its level counters overflow); we read it as a level. trec_eval 9.0.8 also "
+    "refuses 10.0's measures (rbp, rbp_resid, unj), which we compute when named. Gains per "
+    "level (ndcg.1=3.5,2=9) follow trec_eval: its comparator (int)(g1 - g2) calls gains less "
+    "than 1 apart equal, so the ideal ranking may not be best first (qrels 1 0 a 1, 1 0 b 3, "
+    "1 0 c 4, 1 0 d 2, 1 0 e 3, 1 0 f 1; run b, a, c, z, f: 0.5061 where the definition "
+    "gives 0.5034); the option gain_order: sorted gives the definition."
+)
+
+
 def reading_rules(reading: str) -> str:
-    """What the measures page says of how the files were read (``reading`` option)."""
-    return f"{ATOF_READING if reading == 'atof' else STRICT_READING} {JUDGED_ONLY_NAN}"
+    """What the measures page says of how the files were read (``reading`` option) and of
+    the official programs' defects not reproduced."""
+    return (f"{ATOF_READING if reading == 'atof' else STRICT_READING} {JUDGED_ONLY_NAN} "
+            f"{NOT_REPRODUCED}")
 
 
 def profile_of(name: str | None) -> Profile:

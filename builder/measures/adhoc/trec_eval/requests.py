@@ -16,8 +16,8 @@ from builder.measures.adhoc.trec_eval.params import AdhocParams
 
 FAMILY_ORDER = ("runid", *(measure.name for measure in TREC_EVAL_TABLE))
 """``runid``, then the measures of ``TREC_EVAL_TABLE`` in its order: trec_eval 10.0's
-``te_trec_measures`` order, restricted to the numeric measures we compute (``relstring``, a
-string, is not one), then the measures beyond trec_eval."""
+``te_trec_measures`` order (``relstring``, text, is printed by the trec layout only), then the
+measures beyond trec_eval."""
 TREC_EVAL_FAMILIES = FAMILY_ORDER[: FAMILY_ORDER.index("unj") + 1]
 NEW_IN_10 = ("rbp", "rbp_resid", "unj")
 NICKNAMES: dict[str, tuple[str, ...]] = {

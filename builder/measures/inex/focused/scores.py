@@ -8,7 +8,9 @@ Which topics are averaged (inex_eval 3.1 ``EvalFocussed``):
 Summary rows (topic ``all``): ``num_q`` topics; the six counts summed over the averaged topics
 (inex_eval 1.0 summed them over every qrels topic; the 3.1 outputs sum over the averaged ones);
 every other measure the mean over the averaged topics, summed in topic order as the program
-sums them; the mean of ``AiP`` is named ``MAiP``.
+sums them; the mean of ``AiP`` is named ``MAiP``. A run with no averaged topic (none of its
+topics in the qrels, without ``complete``) has means of 0, or NaN (inex_eval's 0/0) with
+``no_relevant_text="nan"``.
 """
 
 from __future__ import annotations
@@ -91,8 +93,10 @@ def focused_score_table(ranked: RankedPassages, complete: bool, family: str = FA
     summary_of = {m.name: m for m in declared}
     summary_of.update({m.per_topic: m for m in declared if m.per_topic})
     summarised = [summary_of[name] for name in names]
+    # A run none of whose topics is evaluated: inex_eval's means are 0/0, NaN.
+    empty = np.nan if no_relevant_text == "nan" else 0.0
     values = np.column_stack([num_q] + [
-        m.aggregation.finish(sums[:, j], num_q) for j, m in enumerate(summarised)])
+        m.aggregation.finish(sums[:, j], num_q, empty) for j, m in enumerate(summarised)])
     summary = summary_rows(list(ranked.runs), ["num_q", *(m.name for m in summarised)], values)
     table = pd.concat([per_topic[SCORE_COLUMNS], summary], ignore_index=True)
     table["value"] = table["value"].astype(np.float64)

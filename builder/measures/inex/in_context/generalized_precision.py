@@ -12,13 +12,15 @@ Given the score S(d_i) of the article at rank i and rel(d_i) = 1 when it has rel
 A topic without relevant text (Nrel = 0) has no recall: inex_eval 3.1 prints NaN for its gR[r]
 (when the run retrieves something for it) and its AgP (0/0), and its means become NaN;
 ``no_relevant_text="zero"`` (the default) prints 0 there so that MAgP stays readable on a
-leaderboard, ``"nan"`` prints inex_eval's NaN, means included.
+leaderboard, ``"nan"`` prints inex_eval's NaN, means included (and the means of a run none
+of whose topics is in the qrels, 0/0 in inex_eval).
 
 inex_eval 3.1 departs from eq. 11 for a topic with fewer than r articles: it reports the
 values at its last rank, ``gP[n]`` and ``gR[n]`` (``short_runs="inex_eval"``, the default);
 ``short_runs="paper"`` divides by r as eq. 11 does. inex_eval also prints, per run, the
 11-point curve ``ircl_prn.x``: per topic the highest gP at a rank whose gR rounds down to x
-(``floor(10 gR)``), made non-increasing from the right, averaged over the topics.
+(``floor(10 gR)``), made non-increasing from the right, averaged over the topics; a gR of 1.1
+or more (possible only for a topic split in two blocks of lines) is in no point.
 
 Every (run, topic) group is computed at once with numpy and grouped pandas cumulative sums.
 """
@@ -93,7 +95,8 @@ def generalized_scores(
         per_topic["rel_size"] = np.tile(topics["rel_size"].to_numpy(np.float64), len(runs))
     if no_relevant_text == "nan":
         per_topic.loc[per_topic["num_rel"].to_numpy() == 0, "AgP"] = np.nan
-    summary = _summary(per_topic, topics, runs, ranks, complete)
+    summary = _summary(per_topic, topics, runs, ranks, complete,
+                       np.nan if no_relevant_text == "nan" else 0.0)
     topic_long = _long(per_topic, topic_measure_names(ranks))
     return pd.concat([topic_long, summary], ignore_index=True)[SCORE_COLUMNS]
 
@@ -160,17 +163,22 @@ def _recall_precision_curve(
 ) -> np.ndarray:
     """inex_eval's 11-point curve per group: max gP per floor(10 gR), then a right-to-left max."""
     curve = np.zeros((n_groups, RECALL_POINTS))
-    point = np.clip(np.floor((RECALL_POINTS - 1) * recall).astype(np.int64), 0, RECALL_POINTS - 1)
-    np.maximum.at(curve, (group, point), precision)
+    point = np.floor((RECALL_POINTS - 1) * recall).astype(np.int64)
+    # A recall of 1.1 or more (a split topic's article counted twice,
+    # builder.measures.inex.in_context.split_topics) falls in a slot past 1.0 of inex_eval's
+    # array of 101, which its 11-point curve never reads: left out, not clipped to 1.0.
+    # fmax: a NaN gP is never kept, as Java's ``iP[k] < gP`` is false for NaN.
+    kept = point < RECALL_POINTS
+    np.fmax.at(curve, (group[kept], point[kept]), precision[kept])
     return np.maximum.accumulate(curve[:, ::-1], axis=1)[:, ::-1]
 
 
 def _summary(
     per_topic: pd.DataFrame, topics: pd.DataFrame, runs: list[str], ranks: Sequence[int],
-    complete: bool,
+    complete: bool, empty: float = 0.0,
 ) -> pd.DataFrame:
     """The ``all`` rows: each per-topic measure aggregated as the registry declares it (the
-    mean of AgP is MAgP), over the topics averaged."""
+    mean of AgP is MAgP), over the topics averaged; a mean over no topic is ``empty``."""
     declared = measures_of(FAMILY)
     summary_of = {m.name: m for m in declared}
     summary_of.update({m.per_topic: m for m in declared if m.per_topic})
@@ -185,7 +193,7 @@ def _summary(
         # A gP[r] or gR[r] of a rank the options add is not declared: a mean as the others.
         measure = summary_of.get(name)
         how = measure.aggregation if measure is not None else Aggregation.MEAN
-        summary[measure.name if measure is not None else name] = how.finish(sums[name], num_q)
+        summary[measure.name if measure is not None else name] = how.finish(sums[name], num_q, empty)
     # inex_eval sums the qrels' totals over every assessed topic, with or without -c.
     summary["num_rel"] = float(topics["num_rel"].sum())
     summary["rel_size"] = float(topics["rel_size"].sum())
