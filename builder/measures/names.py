@@ -277,3 +277,29 @@ def _nearest(text: str) -> str:
             "Success@10", "IPrec@0.5", "SetF(beta=0.5)", "P(rel=2)@10"]
     close = difflib.get_close_matches(text, ours, n=3, cutoff=0.3)
     return f"; nearest we have: {', '.join(close)}" if close else f"; we have: {', '.join(TABLE)}"
+
+
+def registry_name(text: str, rel_level: int = DEFAULT_RELEVANCE_LEVEL,
+                  judged_only: bool = False, declared: frozenset[str] | None = None) -> str:
+    """The registry's name of ``text`` (a registry name or an ir_measures name) in a task of
+    these options: ``nDCG@10`` is ``ndcg_cut_10``. ValueError when the name needs other
+    options than the task's (``P(rel=2)@5`` in a task of ``rel_level`` 1) or parameters
+    beyond the declared measures (``P@7``)."""
+    from builder.measures.registry import measures_of
+
+    known = declared if declared is not None else frozenset(m.name for m in measures_of("adhoc"))
+    if text in known:
+        return text
+    measure = parse_name(text)
+    needs = []
+    if measure.rel_level not in (None, rel_level):
+        needs.append(f"rel_level: {measure.rel_level}")
+    if measure.judged_only not in (None, judged_only):
+        needs.append(f"judged_only: {measure.judged_only}")
+    if measure.gains is not None:
+        needs.append("gains, which only appendix evaluate and builder.evaluate map")
+    if measure.name not in known:
+        needs.append(f"parameters: {{{measure.family}: '{measure.parameter}'}}")
+    if needs:
+        raise ValueError(f"{text!r} is {measure.name} in a task with {'; '.join(needs)}")
+    return measure.name
