@@ -9,13 +9,11 @@ environment variable: the command line (``builder.cli.main``, run as ``appendix`
 
 from __future__ import annotations
 
-from typing import Any
-
 API = ("evaluate", "compare", "read_run", "read_qrels", "build", "InputError")
 __all__ = ["InputError", "__version__", "build", "compare", "evaluate", "read_qrels", "read_run"]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     """An API function or ``__version__``, imported when first asked for."""
     if name == "__version__":
         from builder.version import __version__ as found
