@@ -128,3 +128,27 @@ def test_trec_names_print_in_ir_measures_spelling() -> None:
                                           "err@20", "gm_map")] == [
         "nDCG@10", "AP", "P@5", "RR", "IPrec@0.2", "SetP(relative=True)", "ERR@20", None]
     assert ir_measures_name("P_5", rel_level=2) == "P(rel=2)@5"
+
+
+def test_the_config_takes_ir_measures_names_its_task_computes(tmp_path: Path) -> None:
+    from builder.config.loading import ConfigError
+    from builder.pipeline.stages import load_config
+
+    done = subprocess.run([sys.executable, "-m", "builder", "demo", str(tmp_path / "demo")],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    config = tmp_path / "demo" / "site_config.yml"
+    text = config.read_text(encoding="utf-8")
+    given = "official_measure: map\n    measures: [map, P_10, Rprec]"
+    assert given in text
+    config.write_text(text.replace(given, "official_measure: AP\n    measures: [AP, P@10, "
+                                   "nDCG@10, Rprec]"), encoding="utf-8")
+    task = load_config(config).tasks[0]
+    assert (task.official_measure, task.measures) == ("map", ("map", "P_10", "ndcg_cut_10",
+                                                              "Rprec"))
+    config.write_text(text.replace(given, "official_measure: AP\n    measures: ['P(rel=2)@10', "
+                                   "alpha_nDCG@10]"), encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_config(config)
+    assert "'P(rel=2)@10' is P_10 in a task with rel_level: 2" in str(refused.value)
+    assert "nearest we have: nDCG@10" in str(refused.value)
