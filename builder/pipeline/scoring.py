@@ -51,6 +51,7 @@ class Plan:
     evaluations: tuple[Evaluation, ...]
     names: tuple[str, ...]
     runid: bool = False
+    """Whether trec_eval's ``runid`` line is printed (other kinds: always)."""
     integral: frozenset[str] = field(default_factory=frozenset)
     """Printed names of the measures whose values are counts (printed as integers)."""
 
@@ -74,7 +75,7 @@ def plan_measures(task: TaskSpec, requests: Sequence[str],
     if task.kind.name != "adhoc":
         names = select_measures(family, requests, task.kind.default_measures)
         printed = {name: name for name in names}
-        return Plan((Evaluation(task, None, printed),), tuple(names),
+        return Plan((Evaluation(task, None, printed),), tuple(names), runid=True,
                     integral=frozenset(counts & set(names)))
     return _adhoc_plan(task, list(requests), spelling, counts)
 
