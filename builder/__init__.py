@@ -9,6 +9,9 @@ environment variable: the command line (``builder.cli.main``, run as ``appendix`
 
 from __future__ import annotations
 
+import sys
+import types
+
 API = ("evaluate", "compare", "read_run", "read_qrels", "build", "InputError")
 __all__ = ["InputError", "__version__", "build", "compare", "evaluate", "read_qrels", "read_run"]
 
@@ -29,3 +32,18 @@ def __getattr__(name: str) -> object:
 
 def __dir__() -> list[str]:
     return sorted([*globals(), *API])
+
+
+class _Package(types.ModuleType):
+    """The package, whose ``build`` stays the API's function: importing the stage module
+    ``builder.build`` would otherwise set the package's attribute ``build`` to that module
+    (Python binds a submodule to its parent's namespace). The module stays importable by its
+    name (``from builder.build import ...``, ``sys.modules``)."""
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if name == "build" and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
