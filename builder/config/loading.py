@@ -222,12 +222,35 @@ def _check_measures(key: str, task: dict[str, Any], kind: TaskKind, problems: li
 
     known = {m.name for m in measures_of(kind.family)}  # complete: every family is imported
     official = task.get("official_measure")
-    if isinstance(official, str) and official not in known:
-        problems.append(f"{key}.official_measure: unknown {kind.family} measure {official!r}")
+    if isinstance(official, str):
+        task["official_measure"] = _measure(f"{key}.official_measure", official, known, kind,
+                                            task, problems)
     measures = task.get("measures")
     for i, name in enumerate(measures if isinstance(measures, list) else []):
-        if isinstance(name, str) and name not in known:
-            problems.append(f"{key}.measures[{i}]: unknown {kind.family} measure {name!r}")
+        if isinstance(name, str):
+            measures[i] = _measure(f"{key}.measures[{i}]", name, known, kind, task, problems)
+
+
+def _measure(where: str, name: str, known: set[str], kind: TaskKind, task: dict[str, Any],
+             problems: list[str]) -> str:
+    """The registry's name of ``name``: itself, or an ad hoc measure in ir_measures' spelling
+    (``nDCG@10`` is ``ndcg_cut_10``) that the task's options compute
+    (``builder.measures.names.registry_name``); a problem when neither."""
+    if name in known:
+        return name
+    if kind.family == "adhoc":
+        from builder.measures.names import registry_name
+
+        options = task.get("options") if isinstance(task.get("options"), dict) else {}
+        try:
+            return registry_name(name, int(options.get("rel_level", 1)),
+                                 bool(options.get("judged_only", False)), frozenset(known))
+        except ValueError as error:
+            if "@" in name or "(" in name or name[:1].isupper():  # ir_measures' spelling
+                problems.append(f"{where}: {error}")
+                return name
+    problems.append(f"{where}: unknown {kind.family} measure {name!r}")
+    return name
 
 
 def _existing_file(key: str, value: Any, base: Path, problems: list[str]) -> Path | None:
