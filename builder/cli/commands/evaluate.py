@@ -31,7 +31,8 @@ EXIT_STATUS = """\
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("qrels", type=Path, help="relevance judgements")
+    parser.add_argument("qrels", type=Path, help="relevance judgements: a file, or irds:DATASET_ID "
+                        "(ir_datasets, the extra irds)")
     parser.add_argument(
         "runs", type=Path, nargs="+", metavar="RUN", help="run files ('-': standard input)"
     )
