@@ -88,8 +88,8 @@ def test_a_dataset_not_available_here_is_said_so(dataset, tmp_path, capsys):
     assert err.startswith(f"appendix evaluate: irds:{dataset_id}-gone: the dataset is not "
                           "available here")
     code, _, err = evaluate(capsys, "irds:no-such/dataset", folder)
-    assert (code, err) == (2, "appendix evaluate: irds:no-such/dataset: ir_datasets has no "
-                              "dataset 'no-such/dataset' (https://ir-datasets.com lists them)\n")
+    assert (code, err) == (2, ("appendix evaluate: irds:no-such/dataset: ir_datasets has no "
+                               "dataset 'no-such/dataset' (https://ir-datasets.com lists them)\n"))
     config = tmp_path / "c.yml"
     config.write_text("campaign: {title: T}\ntasks:\n  - {id: t, title: T, kind: adhoc, "
                       f"qrels: 'irds:{dataset_id}-gone', runs: {folder / 'runs'}}}\n")
@@ -103,6 +103,6 @@ def test_without_ir_datasets_the_extra_is_named(dataset, monkeypatch, capsys):
     _, folder = dataset
     monkeypatch.setitem(sys.modules, "ir_datasets", None)
     code, _, err = evaluate(capsys, "irds:msmarco-passage/trec-dl-2019/judged", folder)
-    assert (code, err) == (2, "appendix evaluate: irds:msmarco-passage/trec-dl-2019/judged: "
-                              "reading ir_datasets' datasets needs the extra 'irds' "
-                              "(pip install 'appendix[irds]')\n")
+    assert (code, err) == (2, ("appendix evaluate: irds:msmarco-passage/trec-dl-2019/judged: "
+                               "reading ir_datasets' datasets needs the extra 'irds' "
+                               "(pip install 'appendix[irds]')\n"))
