@@ -9,8 +9,13 @@ environment variable: the command line (``builder.cli.main``, run as ``appendix`
 
 from __future__ import annotations
 
+import logging
 import sys
 import types
+
+# A library's loggers say nothing unless the program routes them (the logging HOWTO's advice
+# for libraries): the command line installs its console (``builder.cli.console``).
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 API = ("evaluate", "compare", "read_run", "read_qrels", "build", "InputError")
 __all__ = ["InputError", "__version__", "build", "compare", "evaluate", "read_qrels", "read_run"]

@@ -2,24 +2,28 @@
 
     config -> read -> validate -> evaluate -> analyse -> render -> publish
 
-Each stage reports its progress on stderr; the site is rendered into a folder beside the
-output and swapped in only when complete.
+Each stage reports to its logger (``builder.config``, ``builder.read``, ... ``builder.publish``):
+a line when it ends (``[3/7] validate  14 runs, 2 rejected  0.12 s``), how far it is while a
+long one runs (``builder.contract.StageProgress``); the findings and the summary go to
+``builder.build``. The command line draws them (``builder.cli.console``); a caller of the API
+routes them as any ``logging`` records. The site is rendered into a folder beside the output
+and swapped in only when complete.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
 
 from builder.config.schema import SiteSpec
+from builder.contract import StageProgress
 from builder.findings import sort_findings
 from builder.formats.limits import use_limits
 from builder.pipeline.model import Scale, TaskInputs
@@ -65,12 +69,16 @@ def stopped_by_signals() -> Iterator[None]:
             signal.signal(number, handler)
 
 
+LOG = logging.getLogger("builder.build")
+
+
 @dataclass
 class Progress:
-    """Per-stage lines on ``stream`` (``[3/7] validate  14 runs, 2 rejected  0.12 s``)."""
+    """Per-stage lines (``[3/7] validate  14 runs, 2 rejected  0.12 s``), each a record of
+    level INFO of the stage's logger whose ``stage`` attribute is the stage's name; ``quiet``:
+    none, nor any other record of the build's own (findings, summary)."""
 
     quiet: bool = False
-    stream: TextIO = field(default_factory=lambda: sys.stderr)
     detail: str = ""
 
     @contextmanager
@@ -81,12 +89,18 @@ class Progress:
         if not self.quiet:
             number = STAGES.index(name) + 1
             seconds = time.perf_counter() - start
-            print(f"[{number}/{len(STAGES)}] {name:<9} {self.detail:<48} {seconds:6.2f} s",
-                  file=self.stream, flush=True)
+            logging.getLogger(f"builder.{name}").info(
+                "[%d/%d] %-9s %-48s %6.2f s", number, len(STAGES), name, self.detail, seconds,
+                extra={"stage": name})
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, level: int = logging.INFO) -> None:
         if not self.quiet:
-            print(text, file=self.stream, flush=True)
+            LOG.log(level, "%s", text)
+
+    def debug(self, stage: str, text: str, *args: object) -> None:
+        """What ``-v`` adds: the detail of a stage, task by task."""
+        if not self.quiet:
+            logging.getLogger(f"builder.{stage}").debug(text, *args)
 
 
 @dataclass
@@ -166,6 +180,9 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     # see the rest.
     with progress.stage("read") as stage:
         inputs = [read_task(task, scale) for task in site.tasks]
+        for task_inputs in inputs:
+            progress.debug("read", "task %s: %d run files read, %d topics described",
+                           task_inputs.spec.id, len(task_inputs.reads), len(task_inputs.topics))
         streams = any(task_inputs.pending for task_inputs in inputs)
         stage.detail = (f"{sum(len(t.run_files) for t in site.tasks)} run files to read in "
                         "batches" if streams else f"{sum(len(i.reads) for i in inputs)} run files")
@@ -177,7 +194,13 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
         if not streams:
             _check_rejected(inputs, strict, progress, stage)
     with progress.stage("evaluate") as stage:
-        results = [evaluate_task(task_inputs, scale) for task_inputs in inputs]
+        tasks = StageProgress("evaluate", len(inputs), "tasks")
+        results = []
+        for task_inputs in inputs:
+            results.append(evaluate_task(task_inputs, scale))
+            tasks.advance()
+            progress.debug("evaluate", "task %s: %d runs evaluated", task_inputs.spec.id,
+                           len(task_inputs.accepted))
         if streams:
             _check_rejected(inputs, strict, progress, stage)
             if team is not None:
@@ -229,7 +252,7 @@ def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
     """Print the tasks' input findings and count the rejected runs; ``--strict``: stop when
     any was rejected."""
     for finding in sort_findings(f for i in inputs for f in i.findings):
-        progress.say(finding.format())
+        progress.say(finding.format(), logging.WARNING)
     rejected = sum(len(i.rejected) for i in inputs)
     stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {rejected} rejected"
     if strict and rejected:

@@ -8,11 +8,18 @@ import them from here and never from the task kinds (``builder.tasks``) that pro
   summary over topics under topic ``SUMMARY_TOPIC``;
 - ``Evaluation``: that table and the kind's extra tables, made lazily by ``LazyTables``;
 - ``TaskKind``: what a task kind gives the pipeline (its reader, rules, evaluator, options),
-  so that the config and the pipeline speak of kinds without importing ``builder.tasks``.
+  so that the config and the pipeline speak of kinds without importing ``builder.tasks``;
+- ``StageProgress``: how far a long stage is (files read, batches evaluated, pages written),
+  told to the stage's logger (``builder.read``, ``builder.evaluate``, ``builder.render``), so
+  that a stage reports without knowing who listens (the command line draws it,
+  ``builder.cli.console``; a caller of the API routes it as any ``logging`` record).
 """
 
 from __future__ import annotations
 
+import logging
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -139,3 +146,35 @@ class TaskKind:
     def read_runs(self, paths: Sequence[Path], qrels: Any, options: Any) -> list[RunRead]:
         """Read, then validate, run files: the read and validate stages in one call."""
         return self.validate_runs(self.read_run_files(paths, qrels, options), qrels, options)
+
+
+class StageProgress:
+    """``done`` of ``total`` ``unit`` of stage ``stage``, told to the logger ``builder.<stage>``
+    at level INFO as a record whose ``progress`` attribute is ``(done, total, unit)`` (``total``
+    ``None`` when not known ahead).
+
+    At a bounded rate, whatever the number of steps: a record when the count first crosses a
+    tenth of the total, at most every ``every`` seconds between, and the last step; so 1,000
+    files make a dozen records or so, not 1,000. Thread-safe: the ad hoc reader advances it
+    from its reading threads."""
+
+    def __init__(self, stage: str, total: int | None, unit: str, every: float = 0.1) -> None:
+        self.logger = logging.getLogger(f"builder.{stage}")
+        self.total, self.unit, self.every = total, unit, every
+        self.done = 0
+        self._told = (-1, float("-inf"))  # (tenth, time) of the last record
+        self._lock = threading.Lock()
+
+    def advance(self, steps: int = 1) -> None:
+        with self._lock:
+            self.done += steps
+            done, total = self.done, self.total
+            tenth = done * 10 // total if total else 0
+            now = time.monotonic()
+            if not (tenth > self._told[0] or now - self._told[1] >= self.every
+                    or done == total):
+                return
+            self._told = (tenth, now)
+            # Told under the lock, so that the records of two threads come in order.
+            self.logger.info("%d%s %s", done, "" if total is None else f"/{total}", self.unit,
+                             extra={"progress": (done, total, self.unit)})

@@ -1,7 +1,11 @@
 """The command line: ``appendix COMMAND ...``; each command lives in ``builder.cli.commands``.
 
 A command module may define ``DESCRIPTION`` and ``EPILOG`` for its ``--help`` (shown as
-written); the top-level help (``USAGE_DESCRIPTION``, ``USAGE_EPILOG``) is for users."""
+written) and defines ``EXIT_STATUS``, the statuses it exits with, which ``--help`` ends with;
+the top-level help (``USAGE_DESCRIPTION``, ``USAGE_EPILOG``) is for users. Every command takes
+``-q``/``--quiet`` and ``-v``/``--verbose`` (``evaluate`` the long spellings only: its ``-q``
+is trec_eval's per-topic flag, and trec_eval's ``-v`` its version), which set what the
+command's console shows (``builder.cli.console``)."""
 
 from __future__ import annotations
 
@@ -43,7 +47,9 @@ examples:
   appendix validate runs/irisBroken.txt --qrels qrels.txt
                                                what is wrong with a run (errors: exit status 1)
 
-Each command explains itself: appendix COMMAND --help."""
+Each command explains itself: appendix COMMAND --help, its exit statuses included.
+Every command takes -q/--quiet (errors only) and -v/--verbose (more detail); evaluate spells
+them --quiet and --verbose. Colour only on a terminal, never with NO_COLOR set."""
 
 
 class _Version(argparse.Action):
@@ -76,13 +82,38 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
             sub.add_parser(name, help=help_text)
             continue
         module = importlib.import_module(f"builder.cli.commands.{name}")
+        epilog = "\n\n".join([*filter(None, [getattr(module, "EPILOG", None)]),
+                               f"exit status:\n{module.EXIT_STATUS}"])
         command_parser = sub.add_parser(
             name, help=help_text, description=getattr(module, "DESCRIPTION", help_text),
-            epilog=getattr(module, "EPILOG", None),
-            formatter_class=argparse.RawDescriptionHelpFormatter)
+            epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
         module.add_arguments(command_parser)
-        command_parser.set_defaults(handler=module.run)
+        add_verbosity(command_parser, short=name not in LONG_VERBOSITY_ONLY)
+        command_parser.set_defaults(handler=module.run, progress_lines=name in PROGRESS_LINES)
     return parser
+
+
+LONG_VERBOSITY_ONLY = frozenset({"evaluate"})
+"""Commands whose ``-q`` and ``-v`` are trec_eval's (per topic, version): ``--quiet`` and
+``--verbose`` only."""
+
+PROGRESS_LINES = frozenset({"build"})
+"""Commands whose console shows a long stage's progress as plain lines when standard error is
+not a terminal; the others, whose output is for scripts, keep it to findings and errors
+unless ``--verbose`` (a bar on a terminal for all)."""
+
+
+def add_verbosity(parser: argparse.ArgumentParser, short: bool = True) -> None:
+    """``-q``/``--quiet`` and ``-v``/``--verbose`` (``short=False``: the long spellings only),
+    as ``args.verbosity``: -1, 0 or 1."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(*(["-q"] if short else []), "--quiet", dest="verbosity",
+                       action="store_const", const=-1, default=0,
+                       help="print errors only: no progress, no findings of rejected runs")
+    group.add_argument(*(["-v"] if short else []), "--verbose", dest="verbosity",
+                       action="store_const", const=1,
+                       help="print more: each task's detail, and progress lines from the "
+                            "start of every long stage")
 
 
 EXIT_INPUT = 2
@@ -104,13 +135,15 @@ def prepare_process() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     prepare_process()
+    from builder.cli.console import console
     from builder.findings import InputError
 
     given = list(sys.argv[1:] if argv is None else argv)
     command = next((arg for arg in given if not arg.startswith("-")), None)
     args = build_parser(command if command in COMMANDS else "").parse_args(given)
-    try:
-        return int(args.handler(args) or 0)
-    except InputError as error:  # a user's file, not a fault of the program: no traceback
-        print(f"appendix {args.command}: {error}", file=sys.stderr)
-        return EXIT_INPUT
+    with console(args.verbosity, plain_progress=args.progress_lines):
+        try:
+            return int(args.handler(args) or 0)
+        except InputError as error:  # a user's file, not a fault of the program: no traceback
+            print(f"appendix {args.command}: {error}", file=sys.stderr)
+            return EXIT_INPUT

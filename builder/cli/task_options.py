@@ -96,11 +96,18 @@ def _option_value(annotation: Any, value: str) -> Any:
 
 
 def task_of(args: argparse.Namespace, qrels: Path, runs: list[Path]) -> TaskSpec:
-    """The task the arguments describe. Raises ValueError on options the kind refuses, and
-    with one hint when the relevance judgements are a run file (arguments swapped)."""
+    """The task the arguments describe (``qrels`` a file or ``irds:DATASET_ID``). Raises
+    ValueError on options the kind refuses or a dataset that cannot be read, and with one
+    hint when the relevance judgements are a run file (arguments swapped)."""
+    from builder.formats import irds
     from builder.pipeline.stages import command_task
     from builder.tasks import get_kind
 
+    if irds.is_irds(qrels):  # irds:DATASET_ID, the judgements of ir_datasets' dataset
+        try:
+            qrels = irds.qrels_file(str(qrels))
+        except irds.IrdsError as error:
+            raise ValueError(str(error)) from None
     if looks_like_run_file(qrels):
         raise ValueError(f"{qrels}: this looks like a run file, not relevance judgements: "
                          "QRELS comes first, then the run files")

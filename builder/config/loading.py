@@ -22,6 +22,7 @@ from builder.config.reliability import ReliabilityConfig
 from builder.config.schema import SignificanceConfig, SiteConfig, SiteSpec, TaskSpec
 from builder.contract import TaskKind
 from builder.findings import Finding, FindingCode, InputError
+from builder.formats import irds
 
 
 class ConfigError(InputError):
@@ -141,7 +142,7 @@ def _named_folders(task: dict[str, Any], base: Path, corpus: Path | None) -> tup
     """The folders a task's keys name, resolved (``TaskSpec.folders``): a file's folder as
     written, not its link's target, so that a link out of them does not widen them."""
     folders = [(base / task[name]).parent.resolve() for name in ("qrels", "topics", "run_metadata")
-               if isinstance(task.get(name), str)]
+               if isinstance(task.get(name), str) and not irds.is_irds(task[name])]
     runs = task.get("runs")
     if isinstance(runs, str):
         parts = Path(runs).parts
@@ -256,6 +257,12 @@ def _measure(where: str, name: str, known: set[str], kind: TaskKind, task: dict[
 def _existing_file(key: str, value: Any, base: Path, problems: list[str]) -> Path | None:
     if not isinstance(value, str):
         return None
+    if irds.is_irds(value) and key.endswith((".qrels", ".topics")):
+        try:  # a dataset of ir_datasets, written as the file it stands for
+            return (irds.qrels_file if key.endswith(".qrels") else irds.topics_file)(value)
+        except irds.IrdsError as error:
+            problems.append(f"{key}: {error}")
+            return None
     path = (base / value).resolve()
     if not path.is_file():
         problems.append(f"{key}: file not found: {value} (looked for {path})")

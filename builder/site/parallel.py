@@ -28,6 +28,8 @@ from enum import IntEnum
 from multiprocessing.connection import Connection
 from typing import Any
 
+from builder.contract import StageProgress
+
 _PR_SET_PDEATHSIG = 1
 _INTERRUPTIONS = {signal.SIGINT, signal.SIGTERM}
 
@@ -67,13 +69,14 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
     the process (the run pages' shared curves) belongs in the first queue, so that usually
     only this process computes it, after the fork, while the child already writes files."""
     processes = default_processes() if processes is None else processes
+    progress = StageProgress("render", sum(len(queue) for queue in queues), "batches of pages")
     if processes < 2 or sum(len(queue) for queue in queues) < 2:
-        return sum(job() for queue in queues for job in queue)
+        return _one_by_one(queues, progress)
     context = multiprocessing.get_context("fork")
     try:
         taken = context.Array("i", len(queues))
     except OSError:  # no POSIX semaphores here (some sandboxes): one process, then
-        return sum(job() for queue in queues for job in queue)
+        return _one_by_one(queues, progress)
     receiver, sender = context.Pipe(duplex=False)
     # Whatever the streams hold would be written again by the child when it exits.
     sys.stdout.flush()
@@ -86,7 +89,7 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
         child.start()
     sender.close()
     try:
-        written = _take_jobs(queues, taken, first=0)
+        written = _take_jobs(queues, taken, first=0, progress=progress)
         try:
             outcome = receiver.recv()
         except EOFError:  # the child died without a word
@@ -112,8 +115,20 @@ class RenderWorkerError(Exception):
     """The render worker failed with an exception that could not be sent back as it was."""
 
 
-def _take_jobs(queues: Sequence[Sequence[Job]], taken: Any, first: int) -> int:
-    """Run the next job of queue ``first``, then of the others, until all are taken."""
+def _one_by_one(queues: Sequence[Sequence[Job]], progress: StageProgress) -> int:
+    written = 0
+    for queue in queues:
+        for job in queue:
+            written += job()
+            progress.advance()
+    return written
+
+
+def _take_jobs(queues: Sequence[Sequence[Job]], taken: Any, first: int,
+               progress: StageProgress | None = None) -> int:
+    """Run the next job of queue ``first``, then of the others, until all are taken.
+    ``progress`` (this process's only: the worker's records would interleave with ours on
+    the same stream) counts the jobs both processes have taken."""
     order = [first, *(k for k in range(len(queues)) if k != first)]
     written = 0
     while True:
@@ -123,7 +138,10 @@ def _take_jobs(queues: Sequence[Sequence[Job]], taken: Any, first: int) -> int:
                 return written
             index = taken[queue]
             taken[queue] = index + 1
+            started = sum(taken)
         written += queues[queue][index]()
+        if progress is not None and started > progress.done:
+            progress.advance(started - progress.done)
 
 
 def _stop(queues: Sequence[Sequence[Job]], taken: Any) -> None:

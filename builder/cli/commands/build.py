@@ -21,6 +21,16 @@ EXIT_STRICT = 1
 EXIT_CONFIG = 2
 
 
+EXIT_STATUS = """\
+  0    the site is published (even with rejected runs: the site lists them)
+  1    --strict and a run was rejected: nothing is published
+  2    the config or an input (qrels, topics, run metadata) cannot be used, or the output
+       cannot be replaced or written (a full or read-only disk, another build writing it)
+  130  interrupted by Ctrl-C (SIGINT), 143 by SIGTERM: the previous site is as it was
+       unless the line printed says the new one had already replaced it"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=Path("site_config.yml"),
                         help="the site's config file (default: site_config.yml)")
@@ -28,7 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="output folder (default: the config's 'output', relative to it)")
     parser.add_argument("--strict", action="store_true",
                         help="fail, publishing nothing, if any run is rejected")
-    parser.add_argument("--quiet", action="store_true", help="print errors only")
     parser.add_argument(
         "--team", metavar="TEAM",
         help="build a bundle for one team (by the run metadata's team column) to send before "
@@ -66,8 +75,8 @@ def _build(args: argparse.Namespace) -> int:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     try:
-        build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet),
-              team=args.team, scale=scale)
+        build(args.config, out=args.out, strict=args.strict,
+              progress=Progress(quiet=args.verbosity < 0), team=args.team, scale=scale)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG

@@ -46,6 +46,13 @@ with their findings):
   appendix compare qrels.txt runs/* --test t-test --correction bh --format csv > pairs.csv"""
 
 
+EXIT_STATUS = """\
+  0    the pairs are printed
+  1    a run was rejected (left out of the comparison), or fewer than two runs remain
+  2    the qrels, the options or a measure cannot be used, or a run file could not be read"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files (two or more)")

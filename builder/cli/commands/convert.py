@@ -17,6 +17,13 @@ from pathlib import Path
 FORMATS = ("fol", "trec-element", "inex-xml")
 
 
+EXIT_STATUS = """\
+  0    the run is converted
+  1    some results could not be converted: their findings say why, the others are written
+  2    the run or the corpus cannot be read, or the output or the --cache cannot be written"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run", type=Path, metavar="RUN",
                         help="a FOL run, a TREC-like element run or an INEX XML submission")

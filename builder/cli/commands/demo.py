@@ -7,6 +7,11 @@ import argparse
 from pathlib import Path
 
 
+EXIT_STATUS = """\
+  0    the campaign is written"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("directory", type=Path, metavar="DIR",
                         help="folder to write into (created if missing; files are overwritten)")

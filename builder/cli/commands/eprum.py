@@ -17,6 +17,12 @@ TEXT_NAME_WIDTH = 22
 SUMMARY_TOPIC = "all"
 
 
+EXIT_STATUS = """\
+  0    the scores are printed
+  2    the navigation table cannot be used, or an option is out of range"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
 

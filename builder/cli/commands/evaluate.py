@@ -23,8 +23,16 @@ from builder.cli.task_options import add_task_arguments, exit_status, task_of
 from builder.contract import SUMMARY_TOPIC
 
 
+EXIT_STATUS = """\
+  0    every run was evaluated
+  1    a run was rejected: its findings say why, the other runs are printed
+  2    the qrels cannot be used, or a run file could not be read at all"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("qrels", type=Path, help="relevance judgements")
+    parser.add_argument("qrels", type=Path, help="relevance judgements: a file, or irds:DATASET_ID "
+                        "(ir_datasets, the extra irds)")
     parser.add_argument(
         "runs", type=Path, nargs="+", metavar="RUN", help="run files ('-': standard input)"
     )

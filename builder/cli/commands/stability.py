@@ -30,6 +30,13 @@ def _levels(text: str) -> list[float]:
     return levels
 
 
+EXIT_STATUS = """\
+  0    the table is printed
+  1    a run was rejected (its findings say why)
+  2    the qrels, a run file, an option or the --dump folder cannot be used"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from builder.config.significance import DEFAULT_SEED
 

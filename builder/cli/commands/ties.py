@@ -21,6 +21,13 @@ from builder.cli.task_options import add_task_arguments
 DEFAULT_MEASURES = ("map", "P_10", "ndcg_cut_10")
 
 
+EXIT_STATUS = """\
+  0    the table is printed
+  1    a run was rejected (its findings say why)
+  2    the qrels, a run file or an option cannot be used (ties are for ad hoc runs)"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")

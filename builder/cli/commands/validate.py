@@ -12,6 +12,13 @@ from pathlib import Path
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
 
 
+EXIT_STATUS = """\
+  0    no run has an error (warnings may be printed)
+  1    a run has an error and would be rejected
+  2    the qrels cannot be used, or a run file could not be read at all"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
     parser.add_argument("--qrels", type=Path, required=True, help="relevance judgements")

@@ -10,6 +10,7 @@ intermediate tables of an evaluation exist for one batch at a time.
 
 from __future__ import annotations
 
+from builder.contract import StageProgress
 from builder.pipeline.execution.cluster import on_cluster
 from builder.pipeline.execution.merge import evaluate_batch, merge
 from builder.pipeline.execution.reading import read_batches
@@ -25,8 +26,12 @@ def evaluate(inputs: TaskInputs, scale: Scale) -> TaskResult:
     spec = inputs.spec
     groups = read_batches(inputs, scale.budget, keep=scale.extras)
     if scale.scheduler is None:
-        parts = [evaluate_batch(spec.kind, inputs.qrels, group, spec.options, scale.extras)
-                 for group in groups]
+        progress = StageProgress("evaluate", None, "batches of runs")
+        parts = []
+        for group in groups:
+            parts.append(evaluate_batch(spec.kind, inputs.qrels, group, spec.options,
+                                        scale.extras))
+            progress.advance()
     else:
         parts = list(on_cluster(scale.scheduler, spec.kind, inputs.qrels, lambda workers: groups,
                                 spec.options, scale.extras))

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from builder.contract import RunRead
+from builder.contract import RunRead, StageProgress
 from builder.findings import Finding, InputError
 from builder.formats.bounded import refusing_overflow
 from builder.formats.trec.qrels import read_trec_qrels
@@ -37,8 +37,15 @@ def read_run_files(
     concatenate into one categorical column of small codes rather than millions of strings.
     """
     atof = options.reading == "atof"
+    progress = StageProgress("read", len(paths), "run files")
+
+    def read(path: Path) -> RunFile:
+        file = read_or_reject(path, atof)
+        progress.advance()
+        return file
+
     with ThreadPoolExecutor(READ_THREADS) as pool:
-        files = list(pool.map(lambda path: read_or_reject(path, atof), paths))
+        files = list(pool.map(read, paths))
     return name_reads(paths, files, qrels, options)
 
 

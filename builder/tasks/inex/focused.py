@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 from pydantic import BaseModel
 
-from builder.contract import Evaluation, RunRead, TaskKind
+from builder.contract import Evaluation, RunRead, StageProgress, TaskKind
 from builder.findings import Finding
 from builder.formats.inex.passage_run import PassageRunReader, element_kinds
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
@@ -35,7 +35,11 @@ def read_run_files(paths: Sequence[Path], qrels: InexQrels, options: BaseModel) 
     """Read FOL or element runs (element ones resolved over the ``corpus`` option), named by
     ``name_runs``; each table gets a ``run`` column."""
     reader = PassageRunReader(getattr(options, "corpus", None))
-    files = [reader.read(path) for path in paths]
+    progress = StageProgress("read", len(paths), "run files")
+    files = []
+    for path in paths:
+        files.append(reader.read(path))
+        progress.advance()
     names = name_runs(paths, [table for table, _ in files], options.run_names)
     reads = []
     for path, (table, findings), (name, naming) in zip(paths, files, names):
