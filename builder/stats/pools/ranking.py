@@ -1,0 +1,77 @@
+"""Each ranking's first k documents, ranked as the evaluation ranks them.
+
+trec_eval's order (``form_res_rels.c``, ``builder.measures.adhoc.judged.ranking``): per run and
+topic, score descending, ties by docno descending in byte order; the rank column of the file
+plays no part. So a pool of depth k holds exactly the documents the measures at cutoff k read,
+ties included. (trectools sorts ties by docno ascending: the two pools differ only where tied
+documents straddle rank k.)
+
+``exclude``: documents already judged (a qrels table), removed from each ranking before it is
+cut, as the residual-collection rankings of TREC-COVID's later rounds were pooled (Roberts et
+al., "TREC-COVID: rationale and structure of an information retrieval shared task for
+COVID-19", JAMIA 2020): each run still brings its first k new documents.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from builder.measures.adhoc.judged.docno_order import as_large_strings, byte_order_codes, take_rows
+from builder.measures.adhoc.judged.ranking import ranking_order
+
+TOP_COLUMNS = ["run", "topic", "doc", "rank"]
+
+
+def judged_keys(qrels: pd.DataFrame) -> pd.MultiIndex:
+    """The (topic, doc) pairs a qrels table judges (relevance >= 0: a negative grade is in the
+    pool but not judged, as trec_eval reads it)."""
+    judged = qrels[qrels["rel"].to_numpy() >= 0]
+    return pd.MultiIndex.from_arrays([judged["topic"].astype(str).to_numpy(object),
+                                      judged["doc"].astype(str).to_numpy(object)])
+
+
+def _within_cell_rank(cell: np.ndarray) -> np.ndarray:
+    """1-based position of each row within its stretch of equal cells."""
+    if not len(cell):
+        return np.zeros(0, np.int64)
+    starts = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1]])
+    sizes = np.diff(np.r_[starts, len(cell)])
+    return np.arange(1, len(cell) + 1) - np.repeat(starts, sizes)
+
+
+def ranked_top(runs: pd.DataFrame, depth: int,
+               exclude: pd.MultiIndex | None = None) -> pd.DataFrame:
+    """``TOP_COLUMNS``: for every (run, topic) of ``runs`` (columns run, topic, doc, score), its
+    first ``depth`` documents in the evaluation's order, without those of ``exclude``. Rows come
+    by run (first appearance), topic (first appearance), rank."""
+    run_code, run_names = pd.factorize(runs["run"], sort=False)
+    topic_code, topic_names = pd.factorize(runs["topic"], sort=False)
+    cell = run_code.astype(np.int64) * max(len(topic_names), 1) + topic_code
+    score = runs["score"].to_numpy(np.float64)
+    docs = as_large_strings(runs["doc"])
+    order, cell, _ = ranking_order(
+        cell, score, lambda rows: byte_order_codes(take_rows(docs, rows)))
+    rank = _within_cell_rank(cell)
+    reach = depth + (0 if exclude is None else _most_excluded(exclude))
+    keep = rank <= reach
+    order, cell, rank = order[keep], cell[keep], rank[keep]
+    doc = take_rows(docs, order).to_pandas().to_numpy(object) if len(order) else \
+        np.zeros(0, object)
+    topic = np.asarray(topic_names.astype(str), dtype=object)[cell % max(len(topic_names), 1)]
+    if exclude is not None and len(exclude):
+        new = ~pd.MultiIndex.from_arrays([topic, doc]).isin(exclude)
+        order, cell, doc, topic = order[new], cell[new], doc[new], topic[new]
+        rank = _within_cell_rank(cell)
+    within = rank <= depth
+    run = np.asarray(run_names.astype(str), dtype=object)[cell[within] // max(len(topic_names), 1)]
+    return pd.DataFrame({"run": run, "topic": topic[within], "doc": doc[within],
+                         "rank": rank[within].astype(np.int32)})
+
+
+def _most_excluded(exclude: pd.MultiIndex) -> int:
+    """The most documents ``exclude`` holds for one topic: how much deeper than k a ranking is
+    read so that k of its documents remain once they are removed."""
+    if not len(exclude):
+        return 0
+    return int(pd.Series(exclude.get_level_values(0)).value_counts().max())

@@ -1,0 +1,149 @@
+"""The pool of many runs, accumulated run file by run file in bounded memory.
+
+Per topic, the union of the pooled runs' first k documents (``ranking.ranked_top``), ordered
+for judging by one of three strategies:
+
+- ``depth``: every document of the union (depth-k pooling, Sparck Jones and van Rijsbergen,
+  "Report on the need for and provision of an 'ideal' information retrieval test collection",
+  1975; TREC's pools), listed by best rank over the pooled runs.
+- ``take``: a budget of N documents per topic, filled in order of best rank over the pooled
+  runs (Take@N: Lipani, Palotti, Lupu, Piroi, Zuccon and Hanbury, "Fixed-cost pooling
+  strategies based on IR evaluation measures", ECIR 2017). Ties of best rank are broken by the
+  fusion score below, then by docno descending (the evaluation's order among ties).
+- ``rrf``: the budget filled in order of reciprocal rank fusion, sum over the pooled runs of
+  1 / (k_rrf + rank), k_rrf = 60 (Cormack, Clarke and Buettcher, "Reciprocal rank fusion
+  outperforms Condorcet and individual rank learning methods", SIGIR 2009), over each run's
+  first k documents; ties by best rank, then docno descending.
+
+A budget strategy never needs a document below rank N of every run (each rank of each run
+brings at most one new document, so the first N by best rank have best rank <= N): ``take``
+reads the runs to depth N; ``rrf`` to the depth asked for.
+
+Bounded memory: the state is one row per pooled document (best rank, fusion score, the
+lowest and highest team code that brought it) plus, for the documents a single team brought
+so far, which of that team's runs did (``owners``, for the unique counts); a document a second
+team brings loses its owners. New runs' rows wait in a list and are merged in once they
+outnumber the state. The fusion sums add each run's terms in the order the runs were given
+(``np.bincount`` adds in row order, the state first), so the pool and its order do not depend
+on how the runs were batched.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from builder.measures.adhoc.judged.docno_order import as_large_strings, byte_order_codes
+
+STRATEGIES = ("depth", "take", "rrf")
+RRF_K = 60
+"""Cormack et al.'s constant (and trectools' ``rrf_den`` default)."""
+POOL_COLUMNS = ["topic", "doc", "best_rank", "fusion"]
+STATS_COLUMNS = ["run", "team", "contributed", "unique", "unique_relevant"]
+_ENTRY_COLUMNS = ["topic", "doc", "best_rank", "fusion", "low", "high"]
+MERGE_ROWS = 1 << 20
+"""Rows of new runs kept waiting at most (beyond the state's size) before they are merged."""
+
+
+@dataclass
+class PoolBuilder:
+    """The pool of the runs ``add``-ed so far. ``teams``: run -> team (a run absent from it is
+    its own team)."""
+
+    teams: Mapping[str, str] = field(default_factory=dict)
+    rrf_k: int = RRF_K
+    entries: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame({c: [] for c in _ENTRY_COLUMNS}))
+    owners: pd.DataFrame = field(
+        default_factory=lambda: pd.DataFrame({"topic": [], "doc": [], "run": []}))
+    contributed: dict[str, int] = field(default_factory=dict)
+    team_codes: dict[str, int] = field(default_factory=dict)
+    _waiting: list[pd.DataFrame] = field(default_factory=list)
+    _waiting_rows: int = 0
+
+    def add(self, top: pd.DataFrame) -> None:
+        """Pool the rows ``top`` (``ranking.TOP_COLUMNS``) of one or more runs."""
+        runs, run_code = np.unique(top["run"].to_numpy(object), return_inverse=True)
+        for run in runs:
+            self.contributed.setdefault(str(run), 0)
+            self.team_codes.setdefault(self.teams.get(str(run), str(run)), len(self.team_codes))
+        team = np.array([self.team_codes[self.teams.get(str(r), str(r))] for r in runs],
+                        dtype=np.int64)
+        distinct = ~top.duplicated(["run", "topic", "doc"]).to_numpy()
+        for run, count in zip(runs, np.bincount(run_code[distinct], minlength=len(runs))):
+            self.contributed[str(run)] += int(count)
+        rank = top["rank"].to_numpy(np.float64)
+        self._waiting.append(pd.DataFrame({
+            "topic": top["topic"].to_numpy(object), "doc": top["doc"].to_numpy(object),
+            "best_rank": rank, "fusion": 1.0 / (self.rrf_k + rank),
+            "low": team[run_code], "high": team[run_code], "run": top["run"].to_numpy(object),
+        }))
+        self._waiting_rows += len(top)
+        if self._waiting_rows > max(len(self.entries), MERGE_ROWS):
+            self._merge()
+
+    def _merge(self) -> None:
+        if not self._waiting:
+            return
+        new = pd.concat(self._waiting, ignore_index=True)
+        self._waiting, self._waiting_rows = [], 0
+        rows = pd.concat([self.entries, new[_ENTRY_COLUMNS]], ignore_index=True)
+        key = rows.groupby(["topic", "doc"], sort=False).ngroup().to_numpy()
+        grouped = rows.groupby(key, sort=True)
+        first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
+        self.entries = pd.DataFrame({
+            "topic": rows["topic"].to_numpy(object)[first],
+            "doc": rows["doc"].to_numpy(object)[first],
+            "best_rank": grouped["best_rank"].min().to_numpy(),
+            "fusion": np.bincount(key, weights=rows["fusion"].to_numpy(), minlength=len(first)),
+            "low": grouped["low"].min().to_numpy(), "high": grouped["high"].max().to_numpy(),
+        })
+        single = self.entries.loc[self.entries["low"] == self.entries["high"], ["topic", "doc"]]
+        owners = pd.concat([self.owners, new[["topic", "doc", "run"]]], ignore_index=True)
+        self.owners = owners.merge(single, on=["topic", "doc"]).drop_duplicates(ignore_index=True)
+
+    def pool(self, strategy: str = "depth", budget: int | None = None,
+             shuffle: int | None = None) -> pd.DataFrame:
+        """``POOL_COLUMNS``, topics in string order (trec_eval's), each topic's documents in
+        the strategy's order (the first ``budget`` of them for ``take`` and ``rrf``), or in a
+        random order drawn from ``shuffle`` (a seed) for the assessors."""
+        self._merge()
+        entries = self.entries
+        docno = byte_order_codes(as_large_strings(pd.Series(entries["doc"], dtype=object))) \
+            if len(entries) else np.zeros(0, np.int32)
+        best, fusion = entries["best_rank"].to_numpy(), entries["fusion"].to_numpy()
+        topic_rank = pd.Index(sorted(set(entries["topic"]))).get_indexer(entries["topic"])
+        if strategy == "rrf":
+            order = np.lexsort((-docno, best, -fusion, topic_rank))
+        else:
+            order = np.lexsort((-docno, -fusion, best, topic_rank))
+        chosen = entries.iloc[order]
+        if strategy != "depth" and budget is not None:
+            chosen = chosen[chosen.groupby("topic", sort=False).cumcount().to_numpy() < budget]
+        if shuffle is not None:
+            draw = np.random.default_rng(shuffle).random(len(chosen))
+            topic = pd.Index(sorted(set(chosen["topic"]))).get_indexer(chosen["topic"])
+            chosen = chosen.iloc[np.lexsort((draw, topic))]
+        return chosen[["topic", "doc", "best_rank", "fusion"]].reset_index(drop=True)
+
+    def stats(self, relevant: pd.MultiIndex | None = None) -> pd.DataFrame:
+        """``STATS_COLUMNS`` per pooled run, in the order they were added: the documents of its
+        top k in the pool; those no run of another team brought; those of them ``relevant``
+        (empty without qrels)."""
+        self._merge()
+        runs = list(self.contributed)
+        owners = self.owners
+        unique = owners["run"].value_counts().reindex(runs, fill_value=0)
+        if relevant is None:
+            unique_relevant = pd.Series("", index=runs, dtype=object)
+        else:
+            hit = pd.MultiIndex.from_arrays([owners["topic"], owners["doc"]]).isin(relevant)
+            unique_relevant = owners.loc[hit, "run"].value_counts().reindex(runs, fill_value=0)
+        return pd.DataFrame({
+            "run": runs, "team": [self.teams.get(run, run) for run in runs],
+            "contributed": [self.contributed[run] for run in runs],
+            "unique": unique.to_numpy(), "unique_relevant": unique_relevant.to_numpy(),
+        })
