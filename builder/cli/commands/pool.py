@@ -31,7 +31,7 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from builder.stats.pools.union import RRF_K, STRATEGIES
+    from builder.stats.pools import RRF_K, STRATEGIES
 
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
     parser.add_argument("--depth", "-k", type=int, default=100, metavar="K",

@@ -9,3 +9,8 @@ A package of the statistics layer: it ranks runs with the ad hoc measures' order
 below) and is called by the command line and the analyse stage (the layers above), which read
 the run files.
 """
+
+STRATEGIES = ("depth", "take", "rrf")
+"""How a pool orders (and, for the last two, cuts) each topic's documents (``union``)."""
+RRF_K = 60
+"""Reciprocal rank fusion's constant (Cormack et al.; trectools' ``rrf_den`` default)."""

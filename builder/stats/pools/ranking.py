@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
-from builder.measures.adhoc.judged.docno_order import as_large_strings, byte_order_codes, take_rows
+from builder.measures.adhoc.judged.docno_order import as_large_strings, take_rows
 from builder.measures.adhoc.judged.ranking import ranking_order
 
 TOP_COLUMNS = ["run", "topic", "doc", "rank"]
@@ -29,6 +31,17 @@ def judged_keys(qrels: pd.DataFrame) -> pd.MultiIndex:
     judged = qrels[qrels["rel"].to_numpy() >= 0]
     return pd.MultiIndex.from_arrays([judged["topic"].astype(str).to_numpy(object),
                                       judged["doc"].astype(str).to_numpy(object)])
+
+
+def byte_ranks(values: np.ndarray | pa.ChunkedArray) -> np.ndarray:
+    """Codes of the strings in their byte order (equal strings, equal codes): one Arrow sort,
+    for the few tied rows of one run (``byte_order_codes`` hashes a whole run's docnos on
+    threads, which costs more than it saves on a few hundred rows)."""
+    if not len(values):
+        return np.zeros(0, np.int64)
+    array = values.combine_chunks() if isinstance(values, pa.ChunkedArray) else \
+        pa.array(values, pa.large_string())
+    return pc.rank(array, sort_keys="ascending", tiebreaker="dense").to_numpy().astype(np.int64)
 
 
 def _within_cell_rank(cell: np.ndarray) -> np.ndarray:
@@ -51,22 +64,22 @@ def ranked_top(runs: pd.DataFrame, depth: int,
     score = runs["score"].to_numpy(np.float64)
     docs = as_large_strings(runs["doc"])
     order, cell, _ = ranking_order(
-        cell, score, lambda rows: byte_order_codes(take_rows(docs, rows)))
+        cell, score, lambda rows: byte_ranks(take_rows(docs, rows)))
     rank = _within_cell_rank(cell)
     reach = depth + (0 if exclude is None else _most_excluded(exclude))
-    keep = rank <= reach
-    order, cell, rank = order[keep], cell[keep], rank[keep]
-    doc = take_rows(docs, order).to_pandas().to_numpy(object) if len(order) else \
-        np.zeros(0, object)
-    topic = np.asarray(topic_names.astype(str), dtype=object)[cell % max(len(topic_names), 1)]
+    keep = np.flatnonzero(rank <= reach)
+    n_topics = max(len(topic_names), 1)
+    top = pd.DataFrame({
+        "run": pd.Index(run_names.astype(str)).take(cell[keep] // n_topics),
+        "topic": pd.Index(topic_names.astype(str)).take(cell[keep] % n_topics),
+        "doc": pa.table({"doc": take_rows(docs, order[keep])}).to_pandas()["doc"],
+        "rank": rank[keep],
+    })
     if exclude is not None and len(exclude):
-        new = ~pd.MultiIndex.from_arrays([topic, doc]).isin(exclude)
-        order, cell, doc, topic = order[new], cell[new], doc[new], topic[new]
-        rank = _within_cell_rank(cell)
-    within = rank <= depth
-    run = np.asarray(run_names.astype(str), dtype=object)[cell[within] // max(len(topic_names), 1)]
-    return pd.DataFrame({"run": run, "topic": topic[within], "doc": doc[within],
-                         "rank": rank[within].astype(np.int32)})
+        top = top[~pd.MultiIndex.from_arrays([top["topic"], top["doc"]]).isin(exclude)]
+        top = top.assign(rank=_within_cell_rank(cell[keep][top.index.to_numpy()]))
+    top = top[top["rank"].to_numpy() <= depth]
+    return top.assign(rank=top["rank"].astype(np.int32)).reset_index(drop=True)
 
 
 def _most_excluded(exclude: pd.MultiIndex) -> int:

@@ -35,12 +35,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
-from builder.measures.adhoc.judged.docno_order import as_large_strings, byte_order_codes
+from builder.stats.pools import RRF_K
+from builder.stats.pools.ranking import byte_ranks
 
-STRATEGIES = ("depth", "take", "rrf")
-RRF_K = 60
-"""Cormack et al.'s constant (and trectools' ``rrf_den`` default)."""
 POOL_COLUMNS = ["topic", "doc", "best_rank", "fusion"]
 STATS_COLUMNS = ["run", "team", "contributed", "unique", "unique_relevant"]
 _ENTRY_COLUMNS = ["topic", "doc", "best_rank", "fusion", "low", "high"]
@@ -65,21 +64,21 @@ class PoolBuilder:
     _waiting_rows: int = 0
 
     def add(self, top: pd.DataFrame) -> None:
-        """Pool the rows ``top`` (``ranking.TOP_COLUMNS``) of one or more runs."""
-        runs, run_code = np.unique(top["run"].to_numpy(object), return_inverse=True)
-        for run in runs:
-            self.contributed.setdefault(str(run), 0)
-            self.team_codes.setdefault(self.teams.get(str(run), str(run)), len(self.team_codes))
-        team = np.array([self.team_codes[self.teams.get(str(r), str(r))] for r in runs],
-                        dtype=np.int64)
-        distinct = ~top.duplicated(["run", "topic", "doc"]).to_numpy()
-        for run, count in zip(runs, np.bincount(run_code[distinct], minlength=len(runs))):
-            self.contributed[str(run)] += int(count)
+        """Pool the rows ``top`` (``ranking.TOP_COLUMNS``) of one or more runs, each document
+        once per run and topic (as validated runs list it)."""
+        run_code, runs = pd.factorize(top["run"])
+        team = np.empty(len(runs), np.int64)
+        for index, run in enumerate(runs.astype(str)):  # per run, not per document
+            name = self.teams.get(run, run)
+            team[index] = self.team_codes.setdefault(name, len(self.team_codes))
+            self.contributed[run] = self.contributed.get(run, 0)
+        for run, count in zip(runs.astype(str), np.bincount(run_code, minlength=len(runs))):
+            self.contributed[run] += int(count)
         rank = top["rank"].to_numpy(np.float64)
         self._waiting.append(pd.DataFrame({
-            "topic": top["topic"].to_numpy(object), "doc": top["doc"].to_numpy(object),
-            "best_rank": rank, "fusion": 1.0 / (self.rrf_k + rank),
-            "low": team[run_code], "high": team[run_code], "run": top["run"].to_numpy(object),
+            "topic": top["topic"], "doc": top["doc"], "best_rank": rank,
+            "fusion": 1.0 / (self.rrf_k + rank), "low": team[run_code], "high": team[run_code],
+            "run": top["run"],
         }))
         self._waiting_rows += len(top)
         if self._waiting_rows > max(len(self.entries), MERGE_ROWS):
@@ -90,19 +89,23 @@ class PoolBuilder:
             return
         new = pd.concat(self._waiting, ignore_index=True)
         self._waiting, self._waiting_rows = [], 0
-        rows = pd.concat([self.entries, new[_ENTRY_COLUMNS]], ignore_index=True)
+        rows = pd.concat([self.entries, new[_ENTRY_COLUMNS]], ignore_index=True) \
+            if len(self.entries) else new[_ENTRY_COLUMNS]
         key = rows.groupby(["topic", "doc"], sort=False).ngroup().to_numpy()
-        grouped = rows.groupby(key, sort=True)
+        grouped = pd.DataFrame({"key": key, "best_rank": rows["best_rank"].to_numpy(),
+                                "low": rows["low"].to_numpy(), "high": rows["high"].to_numpy()}
+                               ).groupby("key", sort=True)
         first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
         self.entries = pd.DataFrame({
-            "topic": rows["topic"].to_numpy(object)[first],
-            "doc": rows["doc"].to_numpy(object)[first],
+            "topic": rows["topic"].take(first).to_numpy(),
+            "doc": rows["doc"].take(first).to_numpy(),
             "best_rank": grouped["best_rank"].min().to_numpy(),
             "fusion": np.bincount(key, weights=rows["fusion"].to_numpy(), minlength=len(first)),
             "low": grouped["low"].min().to_numpy(), "high": grouped["high"].max().to_numpy(),
         })
         single = self.entries.loc[self.entries["low"] == self.entries["high"], ["topic", "doc"]]
-        owners = pd.concat([self.owners, new[["topic", "doc", "run"]]], ignore_index=True)
+        owners = pd.concat([self.owners, new[["topic", "doc", "run"]]], ignore_index=True) \
+            if len(self.owners) else new[["topic", "doc", "run"]]
         self.owners = owners.merge(single, on=["topic", "doc"]).drop_duplicates(ignore_index=True)
 
     def pool(self, strategy: str = "depth", budget: int | None = None,
@@ -112,22 +115,23 @@ class PoolBuilder:
         random order drawn from ``shuffle`` (a seed) for the assessors."""
         self._merge()
         entries = self.entries
-        docno = byte_order_codes(as_large_strings(pd.Series(entries["doc"], dtype=object))) \
-            if len(entries) else np.zeros(0, np.int32)
+        docno = byte_ranks(pa.array(entries["doc"], pa.large_string()))
         best, fusion = entries["best_rank"].to_numpy(), entries["fusion"].to_numpy()
-        topic_rank = pd.Index(sorted(set(entries["topic"]))).get_indexer(entries["topic"])
+        topic_rank = pd.factorize(entries["topic"], sort=True)[0]
         if strategy == "rrf":
             order = np.lexsort((-docno, best, -fusion, topic_rank))
         else:
             order = np.lexsort((-docno, -fusion, best, topic_rank))
-        chosen = entries.iloc[order]
+        topic_rank = topic_rank[order]
         if strategy != "depth" and budget is not None:
-            chosen = chosen[chosen.groupby("topic", sort=False).cumcount().to_numpy() < budget]
+            starts = np.flatnonzero(np.r_[True, topic_rank[1:] != topic_rank[:-1]]) \
+                if len(order) else np.zeros(0, np.int64)
+            within = np.arange(len(order)) - np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+            order, topic_rank = order[within < budget], topic_rank[within < budget]
         if shuffle is not None:
-            draw = np.random.default_rng(shuffle).random(len(chosen))
-            topic = pd.Index(sorted(set(chosen["topic"]))).get_indexer(chosen["topic"])
-            chosen = chosen.iloc[np.lexsort((draw, topic))]
-        return chosen[["topic", "doc", "best_rank", "fusion"]].reset_index(drop=True)
+            draw = np.random.default_rng(shuffle).random(len(order))
+            order = order[np.lexsort((draw, topic_rank))]
+        return entries[POOL_COLUMNS].take(order).reset_index(drop=True)
 
     def stats(self, relevant: pd.MultiIndex | None = None) -> pd.DataFrame:
         """``STATS_COLUMNS`` per pooled run, in the order they were added: the documents of its

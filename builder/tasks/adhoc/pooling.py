@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from builder.findings import Finding
@@ -57,7 +58,7 @@ def pool_run_files(paths: Sequence[Path], pool: PoolBuilder, depth: int, *,
             owners[name] = str(path)
             if pooled(name):
                 table = file.table
-                table["run"] = name
+                table["run"] = pd.Categorical.from_codes(np.zeros(len(table), np.int8), [name])
                 pool.add(ranked_top(table, depth, exclude))
             del file
     return findings
