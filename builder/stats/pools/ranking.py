@@ -72,7 +72,7 @@ def ranked_top(runs: pd.DataFrame, depth: int,
     top = pd.DataFrame({
         "run": pd.Index(run_names.astype(str)).take(cell[keep] // n_topics),
         "topic": pd.Index(topic_names.astype(str)).take(cell[keep] % n_topics),
-        "doc": pa.table({"doc": take_rows(docs, order[keep])}).to_pandas()["doc"],
+        "doc": pd.array(take_rows(docs, order[keep]), dtype=pd.StringDtype("pyarrow", np.nan)),
         "rank": rank[keep],
     })
     if exclude is not None and len(exclude):
