@@ -75,7 +75,7 @@ def test_judgement_statistics_equal_the_brute_force(seed: int, stated: int | Non
         for topic, docs in top.items():
             for doc in docs:
                 brought.setdefault((topic, doc), set()).add(RUNS[run])
-    for run in RUNS:
+    for run, team in RUNS.items():
         row = report.runs.loc[run]
         for k in (10, 100, 1000):
             ranked = [(t, d) for t in topics for d in ranking(runs, run, t)[:k]]
@@ -86,7 +86,7 @@ def test_judgement_statistics_equal_the_brute_force(seed: int, stated: int | Non
             assert np.isnan(row["contributed"])
             continue
         mine = {(t, d) for t, docs in tops[run].items() for d in docs}
-        unique = {key for key in mine if brought[key] == {RUNS[run]}}
+        unique = {key for key in mine if brought[key] == {team}}
         assert row["contributed"] == len(mine)
         assert row["unique"] == len(unique)
         assert row["unique_relevant"] == sum(grade.get(key, -1) >= 1 for key in unique)
