@@ -7,8 +7,10 @@ judged, i.e. the pool depth the qrels show (a ranking shorter than d counts as j
 end). Per run: whether it was pooled, the share of its top 10 / 100 / 1000 documents (all
 topics together) the qrels do not judge, and, for a pooled run, the documents of its top k it
 brought to the pool, those no other team's pooled run brought, and of those the relevant ones
-(``union.PoolBuilder.stats``), at the pool depth k (the task's ``pool_depth``, else the judged
-depth of the task, the least over its topics).
+(``union.PoolBuilder.stats``), at the pool depth k (the task's ``pool_depth``, else the depth
+the qrels show for the task: the median of its topics' judged depths, rounded down, so that a
+topic where the assessors skipped a document does not hide the pool's depth; TREC-COVID
+round 1: 7, its least 1). At depth 0 (qrels not made by pooling these runs) nothing is counted.
 """
 
 from __future__ import annotations
@@ -30,14 +32,15 @@ UNJUDGED_CUTOFFS = (10, 100, 1000)
 class JudgementReport:
     """topics: per topic (index) ``judged``, ``grade g`` per grade, ``judged_depth``; runs:
     per run (index) ``pooled``, ``unjudged@k`` per cutoff, ``contributed``, ``unique``,
-    ``unique_relevant`` (NaN for a run not pooled); totals: the task's figures; depth: the
-    pool depth of the contribution counts and whether it was found (not stated)."""
+    ``unique_relevant`` (NaN for a run not pooled, and at depth 0); totals: the task's figures; depth: the
+    pool depth of the contribution counts and whether it was found (not stated), None for
+    INEX judgements (``article_judgements``)."""
 
     topics: pd.DataFrame
     runs: pd.DataFrame
     totals: dict[str, int]
-    depth: int
-    depth_found: bool
+    depth: int | None = None
+    depth_found: bool = False
 
 
 def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
@@ -73,7 +76,8 @@ def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
     topics = grades.assign(judged=grades.sum(axis=1))[["judged", *grades.columns]]
     topics["judged_depth"] = topic_depth.to_numpy()
     found = topic_depth.dropna()
-    depth = pool_depth if pool_depth is not None else int(found.min()) if len(found) else 0
+    depth = pool_depth if pool_depth is not None else \
+        int(np.floor(found.median())) if len(found) else 0
     table = pd.DataFrame({"pooled": run_pooled, **shares}, index=pd.Index(run_names, name="run"))
     pool = PoolBuilder(teams=teams)
     pooled_runs = runs[runs["run"].astype(str).isin(pooled)
@@ -92,3 +96,27 @@ def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
     }
     return JudgementReport(topics=topics, runs=table, totals=totals, depth=depth,
                            depth_found=pool_depth is None)
+
+
+def article_judgements(articles: pd.DataFrame, pooled: set[str] | None = None,
+                       runs: list[str] | None = None) -> JudgementReport:
+    """INEX judgements (one row per assessed article, ``rel_chars`` its highlighted
+    characters): per topic the articles assessed, the relevant ones (some text highlighted)
+    and the relevant characters (the recall base); per run only whether it was pooled, when
+    ``pooled`` is known (no run table otherwise: INEX pools are not depth pools of a ranking)."""
+    topic = articles["topic"].astype(str)
+    chars = articles["rel_chars"].to_numpy(np.int64)
+    topics = pd.DataFrame({
+        "judged": topic.value_counts(sort=False),
+        "relevant": pd.Series(chars > 0, index=articles.index).groupby(topic).sum(),
+        "relevant_chars": pd.Series(chars, index=articles.index).groupby(topic).sum(),
+    }).sort_index()
+    table = pd.DataFrame({"pooled": [run in pooled for run in runs]},
+                         index=pd.Index(runs, name="run")) if pooled is not None and runs \
+        else pd.DataFrame()
+    totals = {"topics": len(topics), "judged": int(topics["judged"].sum()),
+              "relevant": int(topics["relevant"].sum()),
+              "relevant_chars": int(topics["relevant_chars"].sum())}
+    if len(table):
+        totals |= {"runs": len(table), "pooled": int(table["pooled"].sum())}
+    return JudgementReport(topics=topics, runs=table, totals=totals)

@@ -2,8 +2,9 @@
 
 TREC asks each team to rank its runs by judging priority and pools the first few of each team
 (TREC-COVID's submission form: a priority per run, the first of each team pooled in round 1).
-The metadata columns read: ``pooled`` (yes/no: the organiser's own choice), ``priority`` (1 is
-judged first), ``team``.
+The metadata columns read: ``pooled`` (yes/no: the organiser's own choice; also under
+TREC-COVID's leaderboard name ``contributed judgments``), ``priority`` (1 is judged first),
+``team``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ import pandas as pd
 
 POOLED_VALUES = frozenset({"yes", "y", "true", "1", "pooled"})
 """Values of a run metadata ``pooled`` column that mark a run as pooled."""
+POOLED_COLUMNS = ("pooled", "contributed judgments", "contributed_judgments")
+"""The names of that column, first found first read."""
+
+
+def marks_runs(metadata: pd.DataFrame) -> bool:
+    """Whether the metadata says which runs were pooled (a pooled or priority column)."""
+    return any(c in metadata.columns for c in (*POOLED_COLUMNS, "priority"))
 
 
 def marked_runs(metadata: pd.DataFrame) -> set[str]:
     """The runs the metadata marks: its ``pooled`` column, else any run with a ``priority``."""
-    if "pooled" in metadata.columns:
-        flags = metadata["pooled"].astype(str).str.strip().str.lower().isin(POOLED_VALUES)
+    column = next((c for c in POOLED_COLUMNS if c in metadata.columns), None)
+    if column is not None:
+        flags = metadata[column].astype(str).str.strip().str.lower().isin(POOLED_VALUES)
         return set(metadata.loc[flags, "run"].astype(str))
     if "priority" in metadata.columns:
         given = metadata["priority"].astype(str).str.strip() != ""
