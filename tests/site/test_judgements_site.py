@@ -125,3 +125,26 @@ def test_no_empty_section_on_inex_and_single_run_tasks(demo_site: Path, tmp_path
     # the one run is the pool: judged to depth 1 on topic 1 (z unjudged), 1 on topic 2
     assert table_rows(page, "#judged-runs") == [
         ["only", "", "pooled", "33.3%", "33.3%", "33.3%", "2", "2", "2"]]
+
+
+def test_reliability_page_reports_the_condensed_lists(demo_site: Path, visit: Any) -> None:
+    """The demo's ad hoc reliability page: tau and tau_ap between the leaderboard and the
+    ranking on condensed lists, as ``condensed_lists`` computes them on the accepted runs."""
+    import pandas as pd
+
+    from builder.stats.reliability.adhoc_rejudge import judge_once
+    from builder.stats.reliability.condensed import condensed_lists
+    from builder.tasks.adhoc.reading import read_qrels, read_run_files
+    from builder.tasks.options.adhoc import AdhocOptions
+
+    folder = Path(__file__).resolve().parents[2] / "data" / "adhoc"
+    qrels, options = read_qrels(folder / "qrels.txt"), AdhocOptions()
+    runs = [p for p in sorted((folder / "runs").glob("*.txt"))
+            if "Broken" not in p.name and "Dup" not in p.name]
+    reads = read_run_files(runs, qrels, options)
+    _, agreement = condensed_lists(
+        judge_once(pd.concat([r.table for r in reads], ignore_index=True), qrels, options), "map")
+    page = visit(demo_site / "adhoc" / "reliability.html").page
+    section = page.locator("section[aria-labelledby=condensed-heading]").inner_text()
+    assert f"Kendall's tau is {agreement['tau']:.4f} and tau_ap {agreement['tau_ap']:.4f}" \
+        in section
