@@ -154,19 +154,21 @@ def pool_judgements(analysis: TaskAnalysis) -> JudgementReport | None:
     if not analysis.runs:
         return None
     pooled, teams = pooled_and_teams(analysis)
+    settings = analysis.spec.reliability
+    stated = marks_runs(inputs.metadata) or (settings is not None
+                                             and settings.pooled_runs is not None)
     qrels = inputs.qrels
     articles = getattr(qrels, "articles", None)
     if isinstance(articles, pd.DataFrame) and "rel_chars" in articles.columns:
-        marked = marks_runs(inputs.metadata) or (
-            analysis.spec.reliability is not None
-            and analysis.spec.reliability.pooled_runs is not None)
-        return article_judgements(articles, pooled if marked else None, analysis.runs)
+        return article_judgements(articles, pooled if stated else None, analysis.runs)
     if analysis.spec.kind.name != "adhoc" or inputs.runs_dropped:
         return None
     runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
-    settings = analysis.spec.reliability
-    return judgement_report(runs, qrels, pooled, teams, rel_level=analysis.spec.options.rel_level,
-                            pool_depth=None if settings is None else settings.pool_depth)
+    report = judgement_report(runs, qrels, pooled, teams,
+                              rel_level=analysis.spec.options.rel_level,
+                              pool_depth=None if settings is None else settings.pool_depth)
+    report.pooled_stated = stated
+    return report
 
 
 def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:

@@ -45,7 +45,7 @@ def leaderboard_table(analysis: SiteTask) -> Table:
                     + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
                             href=validation_page(spec.id, slug))]
                     + ([text(ties[run])] if ties is not None else [])
-                    + (judged[1][run] if judged is not None else []))
+                    + (judged[1].get(run, []) if judged is not None else []))
     columns = list(measures)
     if marks is not None:
         columns.insert(mark_at, "Top group")
@@ -123,7 +123,8 @@ def home_pages(build: SiteBuild) -> list[Page]:
                       "topics": f"{analysis.spec.id}/topics/index.html",
                       "judgements": judgements_page_path(analysis.spec.id)
                       if analysis.pool is not None and len(analysis.pool.topics) else None,
-                      "pooled": leaderboard_columns(analysis) is not None})
+                      "pooled": None if leaderboard_columns(analysis) is None
+                      else analysis.pool.pooled_stated})
     page.context = {"tasks": tasks, "wide": True}
     return [page.with_table_csvs()]
 

@@ -123,11 +123,11 @@ def leaderboard_columns(analysis: SiteTask) -> tuple[list[str], dict[str, list[C
     report = analysis.pool
     if report is None or "unjudged@10" not in report.runs.columns:
         return None
-    runs = report.runs
-    return ["Pooled", "Unjudged@10"], {
-        run: [text(POOLED_MARK if runs.at[run, "pooled"] else ""),
-              _percent(runs.at[run, "unjudged@10"])] if run in runs.index else [text(""), text("")]
-        for run in analysis.runs}
+    runs, stated = report.runs, report.pooled_stated
+    cells = {run: ([text(POOLED_MARK if runs.at[run, "pooled"] else "")] if stated else [])
+             + [_percent(runs.at[run, "unjudged@10"])] for run in analysis.runs
+             if run in runs.index}
+    return ["Pooled"] * stated + ["Unjudged@10"], cells
 
 
 def with_judgement_rows(analysis: SiteTask, pages: list[Page]) -> list[Page]:

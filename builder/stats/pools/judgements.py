@@ -41,6 +41,8 @@ class JudgementReport:
     totals: dict[str, int]
     depth: int | None = None
     depth_found: bool = False
+    pooled_stated: bool = True
+    """Whether the config or the run metadata said which runs were pooled (else all were)."""
 
 
 def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
