@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, ValueError) as error:
         print(f"appendix pool: {error}", file=sys.stderr)
         return 2
-    builder = PoolBuilder(teams=teams_of(metadata))
+    builder = PoolBuilder(teams=teams_of(metadata), keep_owners=args.stats)
     selected: dict[str, bool] = {}
 
     def pooled(run: str) -> bool:
@@ -116,8 +116,20 @@ def run(args: argparse.Namespace) -> int:
                        for r in table.itertuples(index=False))
     else:
         pool = builder.pool(args.strategy, args.budget, args.shuffle)
-        out.write("".join(pool["topic"] + " " + pool["doc"] + "\n"))
+        out.write(pool_text(pool))
     return 1 if any(f.severity == "error" for f in findings) else 0
+
+
+def pool_text(pool) -> str:
+    """``TOPIC DOCNO`` lines, joined by Arrow (no Python loop per document)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if not len(pool):
+        return ""
+    lines = pc.binary_join_element_wise(pa.array(pool["topic"].array), pa.array(pool["doc"].array),
+                                        pa.scalar(" ", pa.large_string()))
+    return "\n".join(lines.to_pylist()) + "\n"
 
 
 def _argument_problem(args: argparse.Namespace) -> str:

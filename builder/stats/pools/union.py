@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from builder.stats.pools import RRF_K
 from builder.stats.pools.ranking import byte_ranks
@@ -43,7 +44,7 @@ from builder.stats.pools.ranking import byte_ranks
 POOL_COLUMNS = ["topic", "doc", "best_rank", "fusion"]
 STATS_COLUMNS = ["run", "team", "contributed", "unique", "unique_relevant"]
 _ENTRY_COLUMNS = ["topic", "doc", "best_rank", "fusion", "low", "high"]
-MERGE_ROWS = 1 << 20
+MERGE_ROWS = 1 << 16
 """Rows of new runs kept waiting at most (beyond the state's size) before they are merged."""
 
 
@@ -54,6 +55,8 @@ class PoolBuilder:
 
     teams: Mapping[str, str] = field(default_factory=dict)
     rrf_k: int = RRF_K
+    keep_owners: bool = True
+    """Track which runs brought the documents of one team (``stats``'s unique counts)."""
     entries: pd.DataFrame = field(
         default_factory=lambda: pd.DataFrame({c: [] for c in _ENTRY_COLUMNS}))
     owners: pd.DataFrame = field(
@@ -91,18 +94,24 @@ class PoolBuilder:
         self._waiting, self._waiting_rows = [], 0
         rows = pd.concat([self.entries, new[_ENTRY_COLUMNS]], ignore_index=True) \
             if len(self.entries) else new[_ENTRY_COLUMNS]
-        key = rows.groupby(["topic", "doc"], sort=False).ngroup().to_numpy()
-        grouped = pd.DataFrame({"key": key, "best_rank": rows["best_rank"].to_numpy(),
-                                "low": rows["low"].to_numpy(), "high": rows["high"].to_numpy()}
-                               ).groupby("key", sort=True)
+        key = _pair_codes(rows["topic"], rows["doc"])
         first = np.flatnonzero(~pd.Series(key).duplicated().to_numpy())
+        groups = len(first)
+        best = np.full(groups, np.inf)
+        np.minimum.at(best, key, rows["best_rank"].to_numpy())
+        low = np.full(groups, np.iinfo(np.int64).max)
+        np.minimum.at(low, key, rows["low"].to_numpy(np.int64))
+        high = np.full(groups, -1)
+        np.maximum.at(high, key, rows["high"].to_numpy(np.int64))
         self.entries = pd.DataFrame({
-            "topic": rows["topic"].take(first).to_numpy(),
-            "doc": rows["doc"].take(first).to_numpy(),
-            "best_rank": grouped["best_rank"].min().to_numpy(),
-            "fusion": np.bincount(key, weights=rows["fusion"].to_numpy(), minlength=len(first)),
-            "low": grouped["low"].min().to_numpy(), "high": grouped["high"].max().to_numpy(),
+            "topic": _text(rows["topic"]).take(pa.array(first)),
+            "doc": _text(rows["doc"]).take(pa.array(first)),
+            "best_rank": best,
+            "fusion": np.bincount(key, weights=rows["fusion"].to_numpy(), minlength=groups),
+            "low": low, "high": high,
         })
+        if not self.keep_owners:
+            return
         single = self.entries.loc[self.entries["low"] == self.entries["high"], ["topic", "doc"]]
         owners = pd.concat([self.owners, new[["topic", "doc", "run"]]], ignore_index=True) \
             if len(self.owners) else new[["topic", "doc", "run"]]
@@ -137,6 +146,8 @@ class PoolBuilder:
         """``STATS_COLUMNS`` per pooled run, in the order they were added: the documents of its
         top k in the pool; those no run of another team brought; those of them ``relevant``
         (empty without qrels)."""
+        if not self.keep_owners:
+            raise ValueError("a pool built without keep_owners has no unique counts")
         self._merge()
         runs = list(self.contributed)
         owners = self.owners
@@ -151,3 +162,22 @@ class PoolBuilder:
             "contributed": [self.contributed[run] for run in runs],
             "unique": unique.to_numpy(), "unique_relevant": unique_relevant.to_numpy(),
         })
+
+
+def _text(column: pd.Series) -> pa.ChunkedArray:
+    """A string column as Arrow large strings (no copy when pandas holds it in Arrow)."""
+    values = pa.array(column.array) if isinstance(column.dtype, pd.StringDtype) else \
+        pa.array(column.to_numpy(object), pa.large_string())
+    values = values if isinstance(values, pa.ChunkedArray) else pa.chunked_array([values])
+    return values.cast(pa.large_string()) if values.type != pa.large_string() else values
+
+
+def _pair_codes(topic: pd.Series, doc: pd.Series) -> np.ndarray:
+    """A code per (topic, doc) pair, numbered in order of first appearance: each column
+    dictionary-encoded by Arrow, the two codes combined into one integer."""
+    codes, sizes = [], []
+    for column in (topic, doc):
+        encoded = pc.dictionary_encode(_text(column).combine_chunks())
+        codes.append(encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64))
+        sizes.append(len(encoded.dictionary))
+    return pd.factorize(codes[0] * max(sizes[1], 1) + codes[1], sort=False)[0]
