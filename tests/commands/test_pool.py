@@ -235,3 +235,13 @@ def test_depth_100_pool_of_trec_covid_round_1_equals_trectools(shared_data: Path
     assert {str(topic): set(docs) for topic, docs in theirs.items()} == ours
     assert len(ours) == 30 and sum(map(len, ours.values())) > 100_000
     assert {str(t): set(d) for t, d in as_given.items()} != ours  # ties at rank 100 matter
+
+
+def test_a_run_file_that_cannot_be_read_exits_2_and_the_others_are_pooled(
+        campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = cli("pool", campaign / "runs" / "a1.txt", campaign / "missing.txt",
+                      "--depth", 3)
+    assert status == 2
+    assert "missing.txt: error: cannot read" in capsys.readouterr().err
+    assert pool_lines(out) == {t: brute_top(campaign / "runs" / "a1.txt", 3, set())[t]
+                               for t in sorted(TOPICS)}

@@ -8,8 +8,9 @@ order), each topic's documents by best rank over the pooled runs, or in a seeded
 unique_relevant``: the documents of its top K in the pool, those no run of another team put
 there, and those of them the ``--qrels`` judge relevant.
 
-Exit status: 0; 1 when a run file could not be read or named (the others are pooled); 2 on
-bad arguments or an unusable metadata or qrels file.
+Exit status: 0; 1 when a run has an error or takes a name already taken (it is left out, the
+others are pooled); 2 on bad arguments, an unusable metadata or qrels file, or a run file that
+cannot be read at all (as ``appendix evaluate``).
 """
 
 from __future__ import annotations
@@ -68,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.findings import InputError, sort_findings
+    from builder.findings import FindingCode, InputError, sort_findings
     from builder.formats.run_metadata import read_run_metadata
     from builder.stats.pools.ranking import judged_keys
     from builder.stats.pools.selection import is_pooled, teams_of
@@ -117,6 +118,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         pool = builder.pool(args.strategy, args.budget, args.shuffle)
         out.write(pool_text(pool))
+    if any(f.code == FindingCode.UNREADABLE for f in findings):
+        return 2
     return 1 if any(f.severity == "error" for f in findings) else 0
 
 
