@@ -151,7 +151,7 @@ def _condensed(runs: pd.DataFrame, qrels: Any, options: Any, official: str,
 
 LEFT_OUT = ("The runs were evaluated in batches under a memory budget and were not kept: the "
             "analyses that score the rankings again (pool sampling, tied scores, pool bias, the "
-            "unjudged share) were left out. Build without a memory budget, or with one the "
+            "unjudged share, the condensed lists, the judgements page) were left out. Build without a memory budget, or with one the "
             "runs fit in together, to have them.")
 
 
