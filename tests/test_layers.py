@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("builder.measures",),  # the measures, each declared with its computation
     ("builder.validate",),  # rules over read tables
     ("builder.config",),  # the schema of site_config.yml and its loading
-    ("builder.stats",),  # significance and reliability, on score tables
+    ("builder.stats",),  # significance and reliability on score tables; pools on rankings
     ("builder.tasks",),  # the kinds: a reader, rules and measures bound together
     ("builder.pipeline",),  # the stages, the types they pass, and how an evaluation executes
     ("builder.site",),  # render and publish

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
     "stability": "How far the ranking of runs moves when judgements or topics are sampled.",
     "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
+    "pool": "Build the judgement pool of the runs (depth-k, Take@N, fusion) for the assessors.",
 }
 
 

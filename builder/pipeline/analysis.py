@@ -18,6 +18,7 @@ from builder.contract import SUMMARY_TOPIC, RunRead
 from builder.pipeline.model import TaskResult
 
 if TYPE_CHECKING:
+    from builder.stats.pools.judgements import JudgementReport
     from builder.stats.reliability.report import ReliabilityReport
     from builder.stats.significance.tables import SignificanceReport
 
@@ -35,6 +36,8 @@ class TaskAnalysis:
     judgements: topic x count, what the qrels judged (``judgement_counts``).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
     reliability: stability, error rate, ties and pool bias (None: disabled, or no run).
+    pool: what the qrels judged against the runs, the judgements page (None: no run, or the
+    runs were not kept).
     """
 
     result: TaskResult
@@ -52,6 +55,7 @@ class TaskAnalysis:
     summary_median: pd.Series = field(default_factory=lambda: pd.Series(dtype=float))
     summary_best: pd.Series = field(default_factory=lambda: pd.Series(dtype=float))
     judgements: pd.DataFrame = field(default_factory=pd.DataFrame)
+    pool: JudgementReport | None = None
 
     @property
     def spec(self):
@@ -118,7 +122,53 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     )
     analysis.significance = significance(analysis)
     analysis.reliability = reliability(analysis)
+    analysis.pool = pool_judgements(analysis)
     return analysis
+
+
+def pooled_and_teams(analysis: TaskAnalysis) -> tuple[set[str], dict[str, str]]:
+    """The runs that fed the pool (the reliability section's ``pooled_runs``, else the run
+    metadata's marks, else every run) and each run's team from the metadata."""
+    from builder.stats.pools.selection import marked_runs, marks_runs, teams_of
+
+    metadata = analysis.result.inputs.metadata
+    settings = analysis.spec.reliability
+    if settings is not None and settings.pooled_runs is not None:
+        pooled = set(settings.pooled_runs)
+    elif marks_runs(metadata):
+        pooled = marked_runs(metadata)
+    else:
+        pooled = set(analysis.runs)
+    return pooled, teams_of(metadata if "run" in metadata.columns else None)
+
+
+def pool_judgements(analysis: TaskAnalysis) -> JudgementReport | None:
+    """The judgements page's tables (``builder.stats.pools.judgements``): the ad hoc runs
+    against the qrels, at the reliability section's ``pool_depth`` (else the depth the qrels
+    show); an INEX task's assessed articles. None without runs, or when the ad hoc runs were
+    not kept (evaluated in batches)."""
+    from builder.stats.pools.judgements import article_judgements, judgement_report
+    from builder.stats.pools.selection import marks_runs
+
+    inputs = analysis.result.inputs
+    if not analysis.runs:
+        return None
+    pooled, teams = pooled_and_teams(analysis)
+    settings = analysis.spec.reliability
+    stated = marks_runs(inputs.metadata) or (settings is not None
+                                             and settings.pooled_runs is not None)
+    qrels = inputs.qrels
+    articles = getattr(qrels, "articles", None)
+    if isinstance(articles, pd.DataFrame) and "rel_chars" in articles.columns:
+        return article_judgements(articles, pooled if stated else None, analysis.runs)
+    if analysis.spec.kind.name != "adhoc" or inputs.runs_dropped:
+        return None
+    runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    report = judgement_report(runs, qrels, pooled, teams,
+                              rel_level=analysis.spec.options.rel_level,
+                              pool_depth=None if settings is None else settings.pool_depth)
+    report.pooled_stated = stated
+    return report
 
 
 def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:

@@ -98,9 +98,12 @@ def test_batched_demo_site_equals_one_shot(tmp_path, stamped_demo_site, monkeypa
     assert compare_sites(stamped_demo_site, tmp_path / "batched") == []
 
 
-# What reads the rankings again: the reliability pages and tables, the tie ranges on the
-# leaderboard and its CSV, the reliability line of each run page.
-RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|index\.html|index\.leaderboard-.*\.csv|"
+# What reads the rankings again: the reliability pages and tables, the judgements pages and
+# tables (an ad hoc task's judged depths and unjudged shares), the tie ranges and unjudged
+# shares on the leaderboard and its CSV, the reliability line and judgements row of each run
+# page.
+RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|.*/judgements\..*|index\.html|"
+                              r"index\.leaderboard-.*\.csv|"
                               r"adhoc/runs/[^/]*\.html|\.appendix-written)")
 
 

@@ -13,6 +13,7 @@ from builder.site.models import PageBuilder
 from builder.site.pages import (
     downloads,
     home,
+    judgements,
     measures,
     reliability,
     run_pairs,
@@ -27,6 +28,7 @@ PAGES: tuple[PageBuilder, ...] = (
     validation.VALIDATION_PAGES,
     significance.SIGNIFICANCE_PAGE,
     reliability.RELIABILITY_PAGE,
+    judgements.JUDGEMENTS_PAGE,
     run_pairs.COMPARE_PAGE,
     measures.MEASURES_PAGE,
     downloads.DOWNLOADS_PAGE,

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from builder.findings import sort_findings
 from builder.site import plots
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
+from builder.site.pages.judgements import judgements_page_path, leaderboard_columns
 from builder.site.pages.reliability import reliability_page_path, tie_ranks
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.pages.significance import TOP_GROUP_MARK, significance_page_path, top_group_marks
@@ -27,6 +28,7 @@ def leaderboard_table(analysis: SiteTask) -> Table:
     findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
     marks = top_group_marks(analysis)
     ties = tie_ranks(analysis)
+    judged = leaderboard_columns(analysis)
     # The top-group marker right after the official measure, which it qualifies, so that it
     # stays in view on a wide leaderboard.
     mark_at = measures.index(spec.official_measure) + 1 if spec.official_measure in measures else 0
@@ -42,7 +44,8 @@ def leaderboard_table(analysis: SiteTask) -> Table:
                     + values
                     + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
                             href=validation_page(spec.id, slug))]
-                    + ([text(ties[run])] if ties is not None else []))
+                    + ([text(ties[run])] if ties is not None else [])
+                    + (judged[1].get(run, []) if judged is not None else []))
     columns = list(measures)
     if marks is not None:
         columns.insert(mark_at, "Top group")
@@ -53,7 +56,8 @@ def leaderboard_table(analysis: SiteTask) -> Table:
         sticky_columns=2)
     return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
                  ["Rank", "Run", "Team", "Type"] + columns + ["Validation"]
-                 + (["Ranks under ties"] if ties is not None else []), rows, row_header=1,
+                 + (["Ranks under ties"] if ties is not None else [])
+                 + (judged[0] if judged is not None else []), rows, row_header=1,
                  controls=controls if rows else None)
 
 
@@ -116,7 +120,11 @@ def home_pages(build: SiteBuild) -> list[Page]:
                       "figure": f"figure-leaderboard-{analysis.spec.id}",
                       "compare": compare_page_path(analysis.spec.id) if has_pairs(analysis)
                       else None,
-                      "topics": f"{analysis.spec.id}/topics/index.html"})
+                      "topics": f"{analysis.spec.id}/topics/index.html",
+                      "judgements": judgements_page_path(analysis.spec.id)
+                      if analysis.pool is not None and len(analysis.pool.topics) else None,
+                      "pooled": None if leaderboard_columns(analysis) is None
+                      else analysis.pool.pooled_stated})
     page.context = {"tasks": tasks, "wide": True}
     return [page.with_table_csvs()]
 

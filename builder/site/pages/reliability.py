@@ -30,6 +30,7 @@ REFERENCES = [
     ("Zobel. How reliable are the results of large-scale information retrieval experiments? "
      "SIGIR 1998."),
 ]
+CONDENSED_REFERENCE = "Sakai. Alternatives to bpref. SIGIR 2007."
 
 
 def reliability_page_path(task: str) -> str:
@@ -192,6 +193,23 @@ def _pool_bias_table(analysis: SiteTask) -> Table:
                   "Rank, team left out", "Relevant documents only the team found"], rows)
 
 
+def _condensed_table(analysis: SiteTask) -> Table:
+    """The runs whose place moves by more than ``MOVED`` on the condensed lists."""
+    from builder.stats.reliability.condensed import MOVED
+
+    spec = analysis.spec
+    moved = analysis.reliability.condensed
+    moved = moved[moved["moved"].abs() > MOVED]
+    rows = [[Cell(r.run, href=run_page(spec.id, analysis.run_slugs[r.run])), number(r.official),
+             number(r.condensed), Cell(str(r.rank), numeric=True),
+             Cell(str(r.condensed_rank), numeric=True), Cell(f"{r.moved:+d}", numeric=True)]
+            for r in moved.itertuples()]
+    return Table("condensed", f"Runs whose place moves by more than {MOVED} when scored on "
+                 f"their judged documents only ({spec.official_measure})",
+                 ["Run", "Official", "Condensed", "Rank", "Condensed rank", "Places gained"],
+                 rows)
+
+
 def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
     """The task's reliability page: stability under sampling, error rates, scores under tie
     orders and pool bias, whichever were computed ([]: no reliability analysis)."""
@@ -220,11 +238,19 @@ def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
         page.tables.append(_tie_table(analysis))
     if len(report.pool_bias):
         page.tables.append(_pool_bias_table(analysis))
+    condensed = None
+    if len(report.condensed) > 1:  # a ranking of one run cannot change
+        from builder.stats.reliability.condensed import MOVED
+
+        page.tables.append(_condensed_table(analysis))
+        condensed = {**report.condensed_agreement, "moved": MOVED,
+                     "measure": spec.official_measure}
     settings = report.settings
     page.context = {
         "analysis": analysis, "report": report, "samples": samples,
         "levels": ", ".join(f"{100 * v:g}%" for v in settings.levels),
-        "references": REFERENCES,
+        "references": REFERENCES + [CONDENSED_REFERENCE] * (condensed is not None),
+        "condensed": condensed,
     }
     return [page.with_table_csvs()]
 

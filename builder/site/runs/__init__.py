@@ -13,6 +13,7 @@ from types import ModuleType
 from urllib.parse import quote
 
 from builder.site.models import Page
+from builder.site.pages.judgements import with_judgement_rows
 from builder.site.pages.reliability import with_reliability_lines
 from builder.site.pages.run_pairs import compare_link, has_pairs
 from builder.site.pages.significance import with_run_comparisons
@@ -39,7 +40,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     """The run pages of a task (of its runs at ``positions`` on the leaderboard, when given),
     by its kind's page model, each with its significance comparisons
     (``context["significance"]``, rendered by ``run_significance.html``), its reliability
-    line (``context["reliability"]``, ``run_reliability.html``), a link to its row of the
+    line (``context["reliability"]``, ``run_reliability.html``), its row of the judgements page
+    (``context["judgements"]``, ``run_judgements.html``), a link to its row of the
     leaderboard and one to the run-versus-run page."""
     pages = page_model(analysis.spec.kind.name).run_pages(analysis, positions)
     pairs = has_pairs(analysis)
@@ -49,4 +51,4 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
             page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
     pages = with_run_comparisons(analysis, pages)
-    return with_reliability_lines(analysis, pages)
+    return with_judgement_rows(analysis, with_reliability_lines(analysis, pages))

@@ -113,17 +113,22 @@ def rejudge(
 
 
 def adhoc_scores(
-    judged: JudgedRanking, options: Any, measures: list[str]
+    judged: JudgedRanking, options: Any, measures: list[str],
+    present: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per-topic values (measure x run x topic) and summaries (measure x run) of ``measures``,
-    as ``builder.tasks.adhoc.evaluate`` makes them (same arithmetic, same topics averaged)."""
+    as ``builder.tasks.adhoc.evaluate`` makes them (same arithmetic, same topics averaged).
+    ``present``: per cell, whether the run retrieved something for the topic (default: read
+    from ``judged``; given when ``judged`` lost documents the evaluation counted, as ``-J``)."""
     values = adhoc_measures.compute(
         judged, rel_level=options.rel_level, interpolation=options.interpolation,
         params=options.measure_params, collection_size=options.collection_size,
         only=set(measures),
     )
     n_runs, n_topics = len(judged.runs), len(judged.topics)
-    evaluated = np.ones(n_runs * n_topics, bool) if options.complete else judged.per_cell() > 0
+    if present is None:
+        present = judged.per_cell() > 0
+    evaluated = np.ones(n_runs * n_topics, bool) if options.complete else present
     run_of_cell = np.repeat(np.arange(n_runs), n_topics)
     num_q = np.bincount(run_of_cell, weights=evaluated, minlength=n_runs)
     how = {m.name: m.aggregation for m in measures_of(adhoc_measures.FAMILY)}

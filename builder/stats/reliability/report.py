@@ -2,14 +2,15 @@
 
 Part of the analyse stage. Stability (``builder.stats.reliability.stability``), error rate
 (``builder.stats.reliability.error_rate``), tie sensitivity (``builder.stats.reliability.ties``, ad
-hoc), pool bias and unjudged documents (``builder.stats.reliability.pool_bias``, ad hoc). Each
+hoc), pool bias and unjudged documents (``builder.stats.reliability.pool_bias``, ad hoc), the
+condensed lists (``builder.stats.reliability.condensed``, ad hoc). Each
 sampling analysis draws from its own random stream of the seed, so switching one off leaves the
 others' samples as they were.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,10 @@ class ReliabilityReport:
     unjudged: pd.Series
     left_out: str = ""
     """Why the analyses that score the rankings again are missing, when they are."""
+    condensed: pd.DataFrame = field(default_factory=pd.DataFrame)
+    """``CONDENSED_COLUMNS``: the official measure on the condensed lists (ad hoc)."""
+    condensed_agreement: dict[str, float] = field(default_factory=dict)
+    """Kendall's ``tau`` and ``tau_ap`` of the condensed ranking against the leaderboard."""
 
     def stability_summary(self) -> pd.DataFrame:
         from builder.stats.reliability.stability import level_summary
@@ -103,6 +108,7 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
         errors = error_rates(measures, full, settings.levels, settings.iterations,
                              settings.fuzziness, streams[2])
     ties, bias, unjudged = pd.DataFrame(), pd.DataFrame(), pd.Series(dtype=float)
+    condensed, agreement = pd.DataFrame(), {}
     if kind.name == "adhoc":
         from builder.stats.reliability.pool_bias import pool_bias, unjudged_at
         from builder.stats.reliability.ties import tie_table_of
@@ -117,18 +123,35 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
             teams = {run: team for run, team in teams.items() if team}
             bias = pool_bias(judgements, teams, pooled_runs(settings, rescorer.runs, metadata),
                              settings.pool_depth, measures)
+        condensed, agreement = _condensed(runs, qrels, options, official, uncut)
     units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
     return ReliabilityReport(
         settings=settings, measures=measures, units=units, topics=len(rescorer.topics),
         stability=pd.concat(stability, ignore_index=True) if stability
         else pd.DataFrame(columns=STABILITY_COLUMNS),
         error_rates=errors, ties=ties, pool_bias=bias, unjudged=unjudged,
+        condensed=condensed, condensed_agreement=agreement,
     )
+
+
+def _condensed(runs: pd.DataFrame, qrels: Any, options: Any, official: str,
+               uncut: Any) -> tuple[pd.DataFrame, dict[str, float]]:
+    """The condensed lists on the official measure, from rankings cut at the task's depth (the
+    tie analysis's uncut ones when made, else sorted once more)."""
+    from builder.measures.adhoc.scores import FAMILY
+    from builder.measures.registry import measures_of
+    from builder.stats.reliability.adhoc_rejudge import cut_at, judge_once
+    from builder.stats.reliability.condensed import condensed_lists
+
+    judgements = cut_at(uncut, options.depth) if uncut is not None else \
+        judge_once(runs, qrels, options)
+    higher = {m.name: m.higher_is_better for m in measures_of(FAMILY)}.get(official, True)
+    return condensed_lists(judgements, official, higher)
 
 
 LEFT_OUT = ("The runs were evaluated in batches under a memory budget and were not kept: the "
             "analyses that score the rankings again (pool sampling, tied scores, pool bias, the "
-            "unjudged share) were left out. Build without a memory budget, or with one the "
+            "unjudged share, the condensed lists, the judgements page) were left out. Build without a memory budget, or with one the "
             "runs fit in together, to have them.")
 
 
