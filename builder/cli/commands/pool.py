@@ -20,6 +20,11 @@ import sys
 from pathlib import Path
 
 DESCRIPTION = __doc__.split("\n\n", 1)[1].rsplit("\n\nExit status", 1)[0]
+EXIT_STATUS = """\
+  0    every run was pooled
+  1    a run has an error or takes a name already taken: it is left out, the others pooled
+  2    bad arguments, an unusable metadata or qrels file, or a run file that cannot be read"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
 EPILOG = """\
 examples:
   appendix pool runs/nbu*.txt runs/lake*.txt --depth 20 > pool.txt
