@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("builder.site",),  # render and publish
     ("builder.demo",),  # the demo campaign's inputs
     ("builder.build",),  # appendix build: every stage in order
+    ("builder.archive",),  # archive and verify a built campaign (verify builds it again)
     ("builder.cli", "builder.__main__"),  # the command line
 )
 

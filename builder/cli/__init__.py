@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "build": "Build the campaign's results site from its site_config.yml.",
+    "archive": "Build the site and pack it with its inputs into one .tar.gz for a deposit.",
+    "verify": "Check an archive or a site against its inputs: every file and every number.",
     "evaluate": "Score runs against qrels, printed like trec_eval or inex_eval.",
     "compare": "Which runs differ significantly: paired tests between every pair of runs.",
     "validate": "Check run files and print what is wrong with them, line by line.",

@@ -35,6 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "the results are public: its runs in full, every other run by rank and scores "
              "only, without name, team or description (default output: the config's output "
              "folder suffixed with -team-TEAM)")
+    parser.add_argument(
+        "--archive", type=Path, metavar="FILE",
+        help="also pack the inputs as read, the site and its manifest into FILE (.tar.gz), "
+             "with FILE.sha256 beside it, for a repository deposit (appendix archive)")
     add_scale_arguments(parser)
 
 
@@ -65,13 +69,17 @@ def _build(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    from builder.archive.pack import ArchiveError
+
     try:
-        build(args.config, out=args.out, strict=args.strict, progress=Progress(quiet=args.quiet),
-              team=args.team, scale=scale)
+        summary = build(args.config, out=args.out, strict=args.strict,
+                        progress=Progress(quiet=args.quiet), team=args.team, scale=scale)
+        if args.archive is not None:
+            _archive(args, summary.output)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    except (InputError, PublishError, TeamError, SchedulerError) as exc:
+    except (InputError, PublishError, TeamError, SchedulerError, ArchiveError) as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except StrictError as exc:
@@ -83,3 +91,14 @@ def _build(args: argparse.Namespace) -> int:
               "previous site, if any, is unchanged", file=sys.stderr)
         return EXIT_CONFIG
     return 0
+
+
+def _archive(args: argparse.Namespace, output: Path) -> None:
+    """``--archive FILE``: the site just built and its inputs, packed (``builder.archive``)."""
+    from builder.archive.pack import pack
+    from builder.pipeline.stages import load_config
+
+    checksum = pack(load_config(args.config), output, args.archive)
+    if not args.quiet:
+        print(f"archived {args.archive} ({checksum.read_text(encoding='utf-8').split()[0]})",
+              file=sys.stderr)
