@@ -114,8 +114,11 @@ def build_time() -> datetime:
 
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None,
-          team: str | None = None, scale: Scale | None = None) -> BuildSummary:
+          team: str | None = None, scale: Scale | None = None,
+          base_url: str | None = None) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
+
+    ``base_url``: the site's address, instead of the config's ``site_url``.
 
     ``team``: build the bundle for that team instead (``builder.pipeline.team``): its runs in full, the
     others anonymised; by default into the config's output folder suffixed with the team.
@@ -132,6 +135,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     held = ExitStack()
     with held, progress.stage("config") as stage:
         site = load_config(config_path)
+        if base_url is not None:
+            site = _with_site_url(site, base_url)
         scale = _with_config_budget(scale, site)
         output = Path(out).resolve() if out is not None else site.output
         if team is not None and out is None:
@@ -234,6 +239,15 @@ def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
     if strict and rejected:
         raise StrictError(f"{rejected} run(s) rejected (--strict): "
                           + ", ".join(r.name for i in inputs for r in i.rejected))
+
+
+def _with_site_url(site: SiteSpec, url: str) -> SiteSpec:
+    """The config with ``site_url`` set to ``url`` (``--base-url``)."""
+    from dataclasses import replace
+
+    from builder.config.schema import site_address
+
+    return replace(site, config=site.config.model_copy(update={"site_url": site_address(url)}))
 
 
 def _with_config_budget(scale: Scale | None, site: SiteSpec) -> Scale | None:

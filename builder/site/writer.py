@@ -27,6 +27,7 @@ from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
+from builder.site.web import write_web_files
 
 
 def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
@@ -80,6 +81,7 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
                    "topics": f"{a.spec.id}/topics/index.html"} for a in analyses],
         "build_date": when.strftime("%Y-%m-%d %H:%M UTC"),
         "version": __version__,
+        "site_url": site.config.site_url,
     }
     env = environment()
     build = SiteBuild(site, analyses, out)
@@ -91,6 +93,7 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     listing_pages = [page for builder in PAGES if builder.lists_downloads
                      for make in builder.calls(listed) for page in make()]
     count += render_pages(env, listing_pages, out, context)
+    write_web_files(out, analyses, site.config.site_url, when)  # lists the pages written
     write_checksums(out)  # last: every other file is written
     return count
 

@@ -36,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "only, without name, team or description (default output: the config's output "
              "folder suffixed with -team-TEAM)")
     parser.add_argument(
+        "--base-url", metavar="URL",
+        help="the address the site is published at, sub-path included "
+             "(https://example.org/trec-browser/), instead of the config's site_url: "
+             "canonical links, sitemap.xml and the 404 page use it")
+    parser.add_argument(
         "--archive", type=Path, metavar="FILE",
         help="also pack the inputs as read, the site and its manifest into FILE (.tar.gz), "
              "with FILE.sha256 beside it, for a repository deposit (appendix archive)")
@@ -59,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from builder.build import Progress, StrictError, build
     from builder.config.loading import ConfigError
+    from builder.config.schema import site_address
     from builder.pipeline.execution.cluster import SchedulerError
     from builder.pipeline.stages import InputError
     from builder.pipeline.team import TeamError
@@ -66,6 +72,8 @@ def _build(args: argparse.Namespace) -> int:
 
     try:
         scale = scale_of(args, extras=True)
+        if args.base_url is not None:
+            site_address(args.base_url)
     except ValueError as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -73,7 +81,8 @@ def _build(args: argparse.Namespace) -> int:
 
     try:
         summary = build(args.config, out=args.out, strict=args.strict,
-                        progress=Progress(quiet=args.quiet), team=args.team, scale=scale)
+                        progress=Progress(quiet=args.quiet), team=args.team, scale=scale,
+                        base_url=args.base_url)
         if args.archive is not None:
             _archive(args, summary.output)
     except ConfigError as exc:

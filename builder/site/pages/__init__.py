@@ -20,6 +20,7 @@ from builder.site.pages import (
     topics,
     validation,
 )
+from builder.site.web.not_found import NOT_FOUND_PAGE
 
 PAGES: tuple[PageBuilder, ...] = (
     home.HOME_PAGE,
@@ -30,5 +31,6 @@ PAGES: tuple[PageBuilder, ...] = (
     run_pairs.COMPARE_PAGE,
     measures.MEASURES_PAGE,
     downloads.DOWNLOADS_PAGE,
+    NOT_FOUND_PAGE,
 )
 """Every kind of page besides the run pages, in the order of the navigation."""
