@@ -21,6 +21,7 @@ from typing import TextIO
 
 from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
+from builder.pipeline.incremental import evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
@@ -115,10 +116,12 @@ def build_time() -> datetime:
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None,
           team: str | None = None, scale: Scale | None = None,
-          base_url: str | None = None) -> BuildSummary:
+          base_url: str | None = None, cache: bool = False) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
 
-    ``base_url``: the site's address, instead of the config's ``site_url``.
+    ``base_url``: the site's address, instead of the config's ``site_url``. ``cache``: keep
+    each run's evaluation beside the output and evaluate only the runs that changed since
+    (``builder.pipeline.incremental``); the site is the same.
 
     ``team``: build the bundle for that team instead (``builder.pipeline.team``): its runs in full, the
     others anonymised; by default into the config's output folder suffixed with the team.
@@ -152,12 +155,12 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
         held = held.pop_all()
     with held:
-        return _build_stages(site, output, strict, progress, when, start, team, scale)
+        return _build_stages(site, output, strict, progress, when, start, team, scale, cache)
 
 
 def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress,
                   when: datetime | None, start: float, team: str | None,
-                  scale: Scale | None = None) -> BuildSummary:
+                  scale: Scale | None = None, cache: bool = False) -> BuildSummary:
     """Every stage after the config, with the output's lock held."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.team import anonymise, check_team, team_site
@@ -181,12 +184,18 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
         if not streams:
             _check_rejected(inputs, strict, progress, stage)
     with progress.stage("evaluate") as stage:
-        results = [evaluate_task(task_inputs, scale) for task_inputs in inputs]
+        here = scale is None or (scale.budget is None and scale.scheduler is None)
+        store = _store(output) if cache and here and not streams else None
+        results = [evaluate_task(task_inputs, scale) if store is None
+                   else evaluate_cached(task_inputs, store) for task_inputs in inputs]
         if streams:
             _check_rejected(inputs, strict, progress, stage)
             if team is not None:
                 check_team(inputs, team)
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
+        if store is not None:
+            store.prune()
+            stage.detail += f", {store.misses} runs evaluated, {store.hits} from the cache"
         if team is not None:
             results = [anonymise(result, team) for result in results]
             site = team_site(site, results, team)
@@ -218,6 +227,12 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
+
+
+def _store(output: Path):
+    from builder.pipeline.incremental import EvaluationStore, cache_folder
+
+    return EvaluationStore(cache_folder(output))
 
 
 def _cannot_write(output: Path, error: OSError) -> str:

@@ -36,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "only, without name, team or description (default output: the config's output "
              "folder suffixed with -team-TEAM)")
     parser.add_argument(
+        "--incremental", action="store_true",
+        help="keep each run's evaluation in .OUTPUT-cache beside the output, keyed by the "
+             "bytes of the run, the qrels and the options, and evaluate only the runs that "
+             "changed since the last such build; the site is the same as a clean build's "
+             "(worth it where evaluating is the costly part: see the docs)")
+    parser.add_argument(
         "--base-url", metavar="URL",
         help="the address the site is published at, sub-path included "
              "(https://example.org/trec-browser/), instead of the config's site_url: "
@@ -82,7 +88,7 @@ def _build(args: argparse.Namespace) -> int:
     try:
         summary = build(args.config, out=args.out, strict=args.strict,
                         progress=Progress(quiet=args.quiet), team=args.team, scale=scale,
-                        base_url=args.base_url)
+                        base_url=args.base_url, cache=args.incremental)
         if args.archive is not None:
             _archive(args, summary.output)
     except ConfigError as exc:
