@@ -15,6 +15,7 @@ COMMANDS: dict[str, str] = {
     "build": "Build the campaign's results site from its site_config.yml.",
     "archive": "Build the site and pack it with its inputs into one .tar.gz for a deposit.",
     "verify": "Check an archive or a site against its inputs: every file and every number.",
+    "serve": "Build the site, serve it on this machine and rebuild it when an input changes.",
     "evaluate": "Score runs against qrels, printed like trec_eval or inex_eval.",
     "compare": "Which runs differ significantly: paired tests between every pair of runs.",
     "validate": "Check run files and print what is wrong with them, line by line.",
@@ -24,6 +25,11 @@ COMMANDS: dict[str, str] = {
     "stability": "How far the ranking of runs moves when judgements or topics are sampled.",
     "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
 }
+
+COMMAND_MODULES: dict[str, str] = {
+    "archive": "publishing.archive", "verify": "publishing.verify", "serve": "publishing.serve"}
+"""The module of a command in ``builder.cli.commands`` when not its name: the commands that
+take a built site further live together (``publishing``)."""
 
 
 USAGE_DESCRIPTION = """\
@@ -77,7 +83,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             sub.add_parser(name, help=help_text)
             continue
-        module = importlib.import_module(f"builder.cli.commands.{name}")
+        module = importlib.import_module(
+            f"builder.cli.commands.{COMMAND_MODULES.get(name, name)}")
         command_parser = sub.add_parser(
             name, help=help_text, description=getattr(module, "DESCRIPTION", help_text),
             epilog=getattr(module, "EPILOG", None),

@@ -12,6 +12,8 @@ from builder.cli import main
 QRELS = "".join(f"{topic} 0 d{doc} {int(doc % topic == 0)}\n"
                 for topic in (1, 2, 3) for doc in range(1, 9))
 EPOCH = "1700000000"
+ROOT_DIR = Path(__file__).resolve().parents[2]
+"""The repository's root, where ``python -m builder`` finds the package."""
 
 
 def run_text(name: str, order: list[int]) -> str:
