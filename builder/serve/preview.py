@@ -17,8 +17,14 @@ from builder.findings import InputError
 from builder.pipeline.stages import load_config
 from builder.serve.http import BuildState, make_server
 from builder.serve.watch import changed, snapshot, watched_folders
+from builder.site.manifest import MANIFEST_NAME
 from builder.site.publish import PublishError
 from builder.site.render import TEMPLATES
+
+
+class NothingToServe(Exception):
+    """The first build failed and the output holds no earlier site of ours to serve."""
+
 
 LOOK_EVERY = 0.5
 """Seconds between two looks at the watched files."""
@@ -43,8 +49,8 @@ def preview(config: Path, out: Path | None, host: str, port: int, clean: bool = 
     thread = None
     try:
         site = _build(config, output, state, console, cache=not clean)
-        if not output.is_dir():
-            raise InputError(f"cannot serve: the first build failed ({state.error})")
+        if not (output / MANIFEST_NAME).is_file():  # no site of ours to fall back on
+            raise NothingToServe(f"cannot serve: the first build failed ({state.error})")
         server = make_server(output, host, port, state)
         thread = threading.Thread(target=server.serve_forever, name="appendix-serve",
                                   daemon=True)

@@ -1,6 +1,7 @@
 // The search box of every page: runs, teams and topics, from the site's prebuilt index
 // (search-index.js, loaded on first use as a script, which a browser reads from file:// too).
 // Every word typed must appear in an entry's name or detail; the first 20 entries are listed.
+// The box is made here: without scripts the page has no search box that cannot search.
 (function () {
   "use strict";
 
@@ -9,8 +10,20 @@
   function setUp() {
     var box = document.querySelector(".site-search");
     if (!box) { return; }
-    var input = box.querySelector("input");
-    var list = box.querySelector("ul");
+    box.setAttribute("role", "search");
+    var input = document.createElement("input");
+    input.type = "search";
+    input.id = "site-search";
+    input.placeholder = "Search runs, teams, topics";
+    input.setAttribute("aria-label", "Search runs, teams and topics");
+    input.setAttribute("autocomplete", "off");
+    input.setAttribute("aria-controls", "site-search-results");
+    var list = document.createElement("ul");
+    list.id = "site-search-results";
+    list.className = "site-search-results";
+    list.hidden = true;
+    box.appendChild(input);
+    box.appendChild(list);
     var root = box.getAttribute("data-root") || "";
     var requested = false;
 

@@ -154,3 +154,15 @@ def test_sigint_stops_it_with_nothing_left_behind(served):
             if config in command:
                 alive.append(entry.name)
     assert alive == []
+
+
+def test_a_first_build_that_fails_has_nothing_to_serve(tmp_path):
+    config = write_campaign(tmp_path / "campaign")
+    config.write_text(config.read_text().replace("kind: adhoc", "kind: adhok"))
+    before = set(Path("/tmp").glob("appendix-serve-*"))
+    done = subprocess.run(
+        [sys.executable, "-m", "builder", "serve", "--config", str(config), "--port", "0"],
+        check=False, cwd=ROOT_DIR, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "cannot serve: the first build failed" in done.stderr and "adhok" in done.stderr
+    assert set(Path("/tmp").glob("appendix-serve-*")) <= before

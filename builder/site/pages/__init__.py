@@ -14,13 +14,13 @@ from builder.site.pages import (
     downloads,
     home,
     measures,
+    not_found,
     reliability,
     run_pairs,
     significance,
     topics,
     validation,
 )
-from builder.site.web.not_found import NOT_FOUND_PAGE
 
 PAGES: tuple[PageBuilder, ...] = (
     home.HOME_PAGE,
@@ -31,6 +31,6 @@ PAGES: tuple[PageBuilder, ...] = (
     run_pairs.COMPARE_PAGE,
     measures.MEASURES_PAGE,
     downloads.DOWNLOADS_PAGE,
-    NOT_FOUND_PAGE,
+    not_found.NOT_FOUND_PAGE,
 )
 """Every kind of page besides the run pages, in the order of the navigation."""

@@ -3,8 +3,9 @@
 - ``site_url`` (the config, or ``appendix build --base-url``): the address the site is
   published at, sub-path included (``https://example.org/trec-browser/``). With it every page
   names its canonical address, and ``sitemap.xml`` lists every page under it.
-- ``robots.txt`` (naming the sitemap when the address is known) and ``404.html``, the page
-  static hosts (GitHub Pages, Netlify, most servers' configurations) show for a missing one.
+- ``robots.txt`` (naming the sitemap when the address is known); ``404.html``, the page
+  static hosts (GitHub Pages, Netlify, most servers' configurations) show for a missing one,
+  is a page of ``builder.site.pages`` (``not_found``).
 - ``search-index.js``: every run, team and topic with the page it leads to, for the search
   box of every page (``templates/assets/search.js``). A script, not JSON: a browser reads a
   script from ``file://`` where it refuses to fetch a JSON file.

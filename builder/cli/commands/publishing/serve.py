@@ -37,8 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.findings import InputError
-    from builder.serve.preview import preview
+    from builder.serve.preview import NothingToServe, preview
 
     def terminate(_signum: int, _frame: object) -> None:
         raise KeyboardInterrupt
@@ -52,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("appendix serve: stopped", file=sys.stderr)
         return 0
-    except InputError as error:
+    except NothingToServe as error:
         print(f"appendix serve: {error}", file=sys.stderr)
         return 2
     except OSError as error:  # the address is in use, or cannot be bound
