@@ -88,9 +88,13 @@ def serving(folder: Path) -> Iterator[tuple[Server, Path]]:
         "measures: [map, P_5]}", "measures: [map, P_5],\n     reliability: {enabled: false}}"))
     server = Server(config)
     yield server, campaign
-    if server.process.poll() is None:
-        server.process.kill()
-        server.process.wait()
+    if server.process.poll() is None:  # stopped as a user stops it, so it removes its folder
+        server.process.send_signal(signal.SIGINT)
+        try:
+            server.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
 
 
 @pytest.fixture(scope="module")
