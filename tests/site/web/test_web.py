@@ -230,6 +230,7 @@ def test_the_search_index_of_1000_runs_stays_under_one_megabyte(tmp_path):
     task = SiteTask.of(analyse(evaluate_task(inputs)))
     index = search_index([task])
     assert len(task.runs) == 1000 and len(task.topics) == 50
+    print(f"search index of 1,000 runs: {len(index.encode())} bytes")
     assert len(index.encode("utf-8")) < 1_000_000
     assert index.count('[0,"team') == 1000 and index.count('[1,"The team') == 200
     assert index.count("[2,\"topic ") == 50 and "searched for" in index
