@@ -2,8 +2,9 @@
 
 Written once as ``search-index.js``, which the search box of every page loads on first use
 (``templates/assets/search.js``). Compact, so that it stays small for large campaigns
-(1,000 runs from 200 teams and 50 topics: about 160 kB): one array per entry, ``[kind, label, detail, page]``, the kinds
-numbered (``KINDS``), the pages relative to the site's root.
+(1,000 runs from 200 teams and 50 topics: about 160 kB): one array per entry, ``[kind,
+label, detail, page]``, the kinds numbered (``KINDS``), the pages relative to the site's
+root.
 """
 
 from __future__ import annotations
