@@ -26,6 +26,7 @@ from builder.config.schema import SiteSpec
 from builder.contract import StageProgress
 from builder.findings import sort_findings
 from builder.formats.limits import use_limits
+from builder.pipeline.incremental import evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
@@ -129,8 +130,13 @@ def build_time() -> datetime:
 
 def build(config_path: Path, out: Path | None = None, strict: bool = False,
           progress: Progress | None = None, when: datetime | None = None,
-          team: str | None = None, scale: Scale | None = None) -> BuildSummary:
+          team: str | None = None, scale: Scale | None = None,
+          base_url: str | None = None, cache: bool = False) -> BuildSummary:
     """Build the site of ``config_path`` into ``out`` (default: the config's ``output``).
+
+    ``base_url``: the site's address, instead of the config's ``site_url``. ``cache``: keep
+    each run's evaluation beside the output and evaluate only the runs that changed since
+    (``builder.pipeline.incremental``); the site is the same.
 
     ``team``: build the bundle for that team instead (``builder.pipeline.team``): its runs in full, the
     others anonymised; by default into the config's output folder suffixed with the team.
@@ -147,6 +153,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
     held = ExitStack()
     with held, progress.stage("config") as stage:
         site = load_config(config_path)
+        if base_url is not None:
+            site = _with_site_url(site, base_url)
         scale = _with_config_budget(scale, site)
         output = Path(out).resolve() if out is not None else site.output
         if team is not None and out is None:
@@ -162,12 +170,12 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
         held = held.pop_all()
     with held, use_limits(site.config.limits):  # the config's limits for every later read
-        return _build_stages(site, output, strict, progress, when, start, team, scale)
+        return _build_stages(site, output, strict, progress, when, start, team, scale, cache)
 
 
 def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress,
                   when: datetime | None, start: float, team: str | None,
-                  scale: Scale | None = None) -> BuildSummary:
+                  scale: Scale | None = None, cache: bool = False) -> BuildSummary:
     """Every stage after the config, with the output's lock held."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.team import anonymise, check_team, team_site
@@ -194,10 +202,13 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
         if not streams:
             _check_rejected(inputs, strict, progress, stage)
     with progress.stage("evaluate") as stage:
+        here = scale is None or (scale.budget is None and scale.scheduler is None)
+        store = _store(output) if cache and here and not streams else None
         tasks = StageProgress("evaluate", len(inputs), "tasks")
         results = []
         for task_inputs in inputs:
-            results.append(evaluate_task(task_inputs, scale))
+            results.append(evaluate_task(task_inputs, scale) if store is None
+                           else evaluate_cached(task_inputs, store))
             tasks.advance()
             progress.debug("evaluate", "task %s: %d runs evaluated", task_inputs.spec.id,
                            len(task_inputs.accepted))
@@ -206,6 +217,9 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             if team is not None:
                 check_team(inputs, team)
         stage.detail = f"{sum(len(r.evaluation.scores) for r in results if r.evaluation)} scores"
+        if store is not None:
+            store.prune()
+            stage.detail += f", {store.misses} runs evaluated, {store.hits} from the cache"
         if team is not None:
             results = [anonymise(result, team) for result in results]
             site = team_site(site, results, team)
@@ -239,6 +253,12 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     return summary
 
 
+def _store(output: Path):
+    from builder.pipeline.incremental import EvaluationStore, cache_folder
+
+    return EvaluationStore(cache_folder(output))
+
+
 def _cannot_write(output: Path, error: OSError) -> str:
     """What a failed write says: the site, the system's reason, and the file when the system
     names it (a failed ``write``, as on a full disk, does not)."""
@@ -258,6 +278,15 @@ def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
     if strict and rejected:
         raise StrictError(f"{rejected} run(s) rejected (--strict): "
                           + ", ".join(r.name for i in inputs for r in i.rejected))
+
+
+def _with_site_url(site: SiteSpec, url: str) -> SiteSpec:
+    """The config with ``site_url`` set to ``url`` (``--base-url``)."""
+    from dataclasses import replace
+
+    from builder.config.schema import site_address
+
+    return replace(site, config=site.config.model_copy(update={"site_url": site_address(url)}))
 
 
 def _with_config_budget(scale: Scale | None, site: SiteSpec) -> Scale | None:

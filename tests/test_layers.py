@@ -35,6 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("builder.site",),  # render and publish
     ("builder.demo",),  # the demo campaign's inputs
     ("builder.build",),  # appendix build: every stage in order
+    ("builder.archive", "builder.serve"),  # archive and verify, preview: each builds the site
     ("builder.cli", "builder.__main__", "builder.api"),  # the command line, the Python API
 )
 

@@ -17,6 +17,9 @@ from collections.abc import Sequence
 
 COMMANDS: dict[str, str] = {
     "build": "Build the campaign's results site from its site_config.yml.",
+    "archive": "Build the site and pack it with its inputs into one .tar.gz for a deposit.",
+    "verify": "Check an archive or a site against its inputs: every file and every number.",
+    "serve": "Build the site, serve it on this machine and rebuild it when an input changes.",
     "evaluate": "Score runs against qrels, printed like trec_eval or inex_eval.",
     "compare": "Which runs differ significantly: paired tests between every pair of runs.",
     "validate": "Check run files and print what is wrong with them, line by line.",
@@ -27,6 +30,11 @@ COMMANDS: dict[str, str] = {
     "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
     "pool": "Build the judgement pool of the runs (depth-k, Take@N, fusion) for the assessors.",
 }
+
+COMMAND_MODULES: dict[str, str] = {
+    "archive": "publishing.archive", "verify": "publishing.verify", "serve": "publishing.serve"}
+"""The module of a command in ``builder.cli.commands`` when not its name: the commands that
+take a built site further live together (``publishing``)."""
 
 
 USAGE_DESCRIPTION = """\
@@ -82,7 +90,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             sub.add_parser(name, help=help_text)
             continue
-        module = importlib.import_module(f"builder.cli.commands.{name}")
+        module = importlib.import_module(
+            f"builder.cli.commands.{COMMAND_MODULES.get(name, name)}")
         epilog = "\n\n".join([*filter(None, [getattr(module, "EPILOG", None)]),
                                f"exit status:\n{module.EXIT_STATUS}"])
         command_parser = sub.add_parser(

@@ -96,6 +96,10 @@ class SiteConfig(_Strict):
     publish_inputs: bool = Field(
         False, description="copy every task's qrels, topics, run metadata and runs (gzip) "
         "into the site, with their SHA-256, so the site archives the whole campaign")
+    site_url: str | None = Field(
+        None, description="the address the site is published at, sub-path included "
+        "(https://example.org/trec-browser/): canonical links, sitemap.xml and the 404 page's "
+        "links use it; appendix build --base-url gives it for one build")
     significance: SignificanceConfig = Field(default_factory=SignificanceConfig)
     memory_budget: Annotated[str | None, Flag("--memory-budget", metavar="SIZE")] = Field(
         None, description="read, validate and evaluate the runs in batches that fit this "
@@ -105,6 +109,11 @@ class SiteConfig(_Strict):
         "line, a field, a name and a YAML nesting may be (builder.formats.limits)")
     tasks: list[TaskConfig] = Field(min_length=1)
 
+    @field_validator("site_url")
+    @classmethod
+    def _address(cls, value: str | None) -> str | None:
+        return site_address(value) if value is not None else None
+
     @field_validator("memory_budget", mode="before")
     @classmethod
     def _size(cls, value: Any) -> Any:
@@ -112,6 +121,17 @@ class SiteConfig(_Strict):
             parse_size(str(value))  # ValueError: the config's problem, with the reason
             return str(value)
         return value
+
+
+def site_address(url: str) -> str:
+    """A site's address as the pages name it: absolute (``http`` or ``https``, a host), ending
+    in ``/`` so that a page's path follows it; ``ValueError`` otherwise."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"not the absolute address of a site (https://host/path/): {url!r}")
+    return url.strip() if url.strip().endswith("/") else f"{url.strip()}/"
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from builder.config.schema import TaskSpec
 from builder.contract import Evaluation as ScoredRuns
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task
-
-if TYPE_CHECKING:
-    import pandas as pd
 
 Spelling = Literal["given", "trec", "ir_measures"]
 SPELLINGS: tuple[str, ...] = ("given", "trec", "ir_measures")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,11 @@ from builder.version import __version__
 
 MANIFEST_NAME = "manifest.json"
 TOOL = "appendix"
+CHECKSUMS_NAME = "SHA256SUMS"
+"""Every file of the site with its SHA-256, as ``sha256sum`` writes them (``sha256sum -c
+SHA256SUMS`` checks a copy of the site; ``appendix verify`` checks it and its numbers)."""
+INTERNAL_PREFIX = ".appendix-"
+"""The files of the publishing machinery (``builder.site.publish``): not part of the site."""
 
 
 def sha256(path: Path) -> str:
@@ -27,11 +32,26 @@ def sha256(path: Path) -> str:
 
 def input_files(site: SiteSpec) -> list[Path]:
     """Every file the build read, config first, each once, in config order."""
-    files: list[Path] = [site.path.resolve()]
+    return list(input_roles(site))
+
+
+CONFIG_ROLE = "config"
+RUN_ROLE = "run"
+FILE_ROLES = ("qrels", "topics", "run_metadata")
+"""What a task reads besides its runs, as its config keys name them."""
+
+
+def input_roles(site: SiteSpec) -> dict[Path, list[str]]:
+    """Every file the build read, config first, each once, in config order, with what it was
+    read as (``config``, ``TASK:qrels``, ``TASK:run``, ...): what a rebuild from archived
+    inputs needs to put each file back in its place (``builder.archive``)."""
+    roles: dict[Path, list[str]] = {site.path.resolve(): [CONFIG_ROLE]}
     for task in site.tasks:
-        files += [p for p in (task.qrels, task.topics, task.run_metadata) if p is not None]
-        files += list(task.run_files)
-    return list(dict.fromkeys(files))
+        files = [(getattr(task, role), role) for role in FILE_ROLES]
+        for path, role in [*files, *((run, RUN_ROLE) for run in task.run_files)]:
+            if path is not None:
+                roles.setdefault(path, []).append(f"{task.id}:{role}")
+    return roles
 
 
 OUTSIDE = ("not read for the manifest: its real path lies outside the campaign's folders "
@@ -55,7 +75,10 @@ def input_record(site: SiteSpec, path: Path) -> dict[str, Any]:
     return {**entry, "bytes": size, "sha256": digest}
 
 
-def manifest(site: SiteSpec, build_date: str, files: Iterable[Path]) -> dict[str, Any]:
+def manifest(site: SiteSpec, build_date: str,
+             files: Mapping[Path, list[str]]) -> dict[str, Any]:
+    """The manifest of a site: how it was built and from which inputs (``files``: each with
+    what it was read as, ``input_roles``)."""
     return {
         "tool": TOOL,
         "version": __version__,
@@ -65,11 +88,12 @@ def manifest(site: SiteSpec, build_date: str, files: Iterable[Path]) -> dict[str
         "significance": {task.id: {**task.significance.as_dict(),
                                    "measures": list(task.significance_measures)}
                          for task in site.tasks if task.significance is not None},
-        "inputs": [input_record(site, path) for path in files],
+        "inputs": [{**input_record(site, path), "read_as": roles}
+                   for path, roles in files.items()],
     }
 
 
-PATH_KEYS = ("qrels", "topics", "runs", "run_metadata")
+PATH_KEYS = ("qrels", "topics", "runs", "run_metadata", "corpus")
 """The keys of a task whose values are paths (or a glob) relative to the config's folder."""
 
 
@@ -89,3 +113,19 @@ def published_config(site: SiteSpec) -> dict[str, Any]:
 def write_manifest(out: Path, data: dict[str, Any]) -> None:
     text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False)
     (out / MANIFEST_NAME).write_text(text + "\n", encoding="utf-8")
+
+
+def write_checksums(out: Path) -> None:
+    """``SHA256SUMS``: every file under ``out`` (the manifest too, the publishing machinery's
+    own files not), sorted by path, one ``HEX  PATH`` line each."""
+    files = sorted((path.relative_to(out).as_posix(), path) for path in out.rglob("*")
+                   if path.is_file() and not path.name.startswith(INTERNAL_PREFIX)
+                   and path.name != CHECKSUMS_NAME)
+    lines = "".join(f"{sha256(path)}  {name}\n" for name, path in files)
+    (out / CHECKSUMS_NAME).write_text(lines, encoding="utf-8")
+
+
+def read_checksums(text: str) -> dict[str, str]:
+    """``SHA256SUMS`` read back: path -> SHA-256."""
+    pairs = (line.split("  ", 1) for line in text.splitlines() if line)
+    return {name: digest for digest, name in pairs}

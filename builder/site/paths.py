@@ -40,15 +40,13 @@ def slugs(names: Iterable[str]) -> dict[str, str]:
     plain = {name: _UNSAFE.sub("_", name)[:80] or "_" for name in names}
     plain = {name: f"_{slug[1:]}" if slug.startswith(".") else slug
              for name, slug in plain.items()}
-    folded = Counter(slug.lower() for slug in plain.values())
-    result = {}
-    for name, slug in plain.items():
-        if _RESERVED.match(slug):
-            slug = f"_{slug}"
-        if slug != name or folded[slug.lower()] > 1:
-            slug = f"{slug}-{_hash(name)}"
-        result[name] = slug
-    return result
+    plain = {name: f"_{slug}" if _RESERVED.match(slug) else slug
+             for name, slug in plain.items()}
+    # Only names kept as they are can collide (the others get a hash of their own), so a
+    # name's slug changes only when a name differing from it by case alone is added.
+    folded = Counter(slug.lower() for name, slug in plain.items() if slug == name)
+    return {name: slug if slug == name and folded[slug.lower()] == 1
+            else f"{slug}-{_hash(name)}" for name, slug in plain.items()}
 
 
 def portable_names(files: Mapping[str, str]) -> dict[str, str]:

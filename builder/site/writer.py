@@ -17,7 +17,7 @@ from typing import Any
 from builder.config.schema import SiteSpec
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
-from builder.site.manifest import input_files, manifest, write_manifest
+from builder.site.manifest import input_roles, manifest, write_checksums, write_manifest
 from builder.site.models import Page, SiteBuild
 from builder.site.pages import PAGES
 from builder.site.pages.downloads import Download, listing, task_downloads, write_download
@@ -26,6 +26,7 @@ from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
+from builder.site.web import write_web_files
 from builder.version import __version__
 
 
@@ -80,6 +81,7 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
                    "topics": f"{a.spec.id}/topics/index.html"} for a in analyses],
         "build_date": when.strftime("%Y-%m-%d %H:%M UTC"),
         "version": __version__,
+        "site_url": site.config.site_url,
     }
     env = environment()
     build = SiteBuild(site, analyses, out)
@@ -90,7 +92,10 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
                                        for task, written in files.items()})
     listing_pages = [page for builder in PAGES if builder.lists_downloads
                      for make in builder.calls(listed) for page in make()]
-    return count + render_pages(env, listing_pages, out, context)
+    count += render_pages(env, listing_pages, out, context)
+    write_web_files(out, analyses, site.config.site_url, when)  # lists the pages written
+    write_checksums(out)  # last: every other file is written
+    return count
 
 
 def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict[str, Any],
@@ -108,7 +113,7 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict
         # GitHub Pages runs Jekyll unless told not to, which hides every file or folder
         # starting with ``_`` (a slug may).
         (out / NO_JEKYLL).touch()
-        write_manifest(out, manifest(site, when.isoformat(), input_files(site)))
+        write_manifest(out, manifest(site, when.isoformat(), input_roles(site)))
         return 0
 
     def pages(make: Callable[[], list[Page]]) -> Job:

@@ -10,7 +10,7 @@ the golden folder and a diff of them thousands of lines, and every number they h
 a page kept as a copy (the run pages), whose diff says what changed. The other assets are
 the repository's own files, copied as they are (``templates/assets``): they are compared with
 those, not kept a second time. ``assets/plotly.min.js`` is left out: it is the installed
-plotly's own file.
+plotly's own file (and ``SHA256SUMS``, which holds its hash).
 
 After a deliberate change to the site, rewrite both from a fresh build (from the repository
 root; never in CI, which only compares):
@@ -34,7 +34,9 @@ COPIES = GOLDEN / "demo_site"
 HASHES = GOLDEN / "demo_site.sha256"
 COPY_LIMIT = 64 * 1024
 """Bytes: a file up to this size is kept as a copy, a larger one as its hash."""
-NOT_COMPARED = {"assets/plotly.min.js"}
+NOT_COMPARED = {"assets/plotly.min.js", "SHA256SUMS"}
+"""plotly.min.js is the installed plotly's; SHA256SUMS holds its hash (every other line of it
+is the hash of a file compared here)."""
 SHOWN_DIFFS = 5
 """Files whose diff a failure shows in full; the others it names."""
 DIFF_LINES = 80

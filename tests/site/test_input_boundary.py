@@ -21,7 +21,7 @@ import pytest
 
 from builder.findings import FindingCode
 from builder.pipeline.stages import load_config
-from builder.site.manifest import input_files, manifest
+from builder.site.manifest import input_roles, manifest
 from builder.site.pages.downloads import Download, _gzip, write_download
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d1 1\n"
@@ -79,7 +79,7 @@ def test_an_unreadable_run_is_rejected_alone_and_the_site_is_published(tmp_path)
     assert not (site / "t/downloads/inputs/runs/b.txt.gz").exists()
     inputs = {entry["path"]: entry for entry in
               json.loads((site / "manifest.json").read_text())["inputs"]}
-    assert inputs["runs/b.txt"] == {"path": "runs/b.txt",
+    assert inputs["runs/b.txt"] == {"path": "runs/b.txt", "read_as": ["t:run"],
                                     "withheld": "cannot read: permission denied"}
     assert len(inputs["runs/a.txt"]["sha256"]) == 64
 
@@ -97,7 +97,7 @@ def test_a_named_pipe_in_the_run_folder_does_not_hold_the_build(tmp_path):
 @pytest.mark.parametrize("swap", ["pipe", "gone", "folder"])
 def test_the_manifest_names_an_input_it_cannot_read_now_without_failing(tmp_path, swap):
     """A run the config named, replaced before the manifest hashes it (the real call site:
-    ``manifest`` of ``input_files``): its entry says why, the others are hashed."""
+    ``manifest`` of ``input_roles``): its entry says why, the others are hashed."""
     config = campaign(tmp_path)
     run = tmp_path / "runs" / "b.txt"
     run.write_text(GOOD)
@@ -110,8 +110,8 @@ def test_the_manifest_names_an_input_it_cannot_read_now_without_failing(tmp_path
     elif swap == "folder":
         run.mkdir()
     entries = manifest(site, datetime(2020, 1, 1, tzinfo=UTC).isoformat(),
-                       input_files(site))["inputs"]
-    assert {"path": "runs/b.txt", "withheld": reason} in entries
+                       input_roles(site))["inputs"]
+    assert {"path": "runs/b.txt", "withheld": reason, "read_as": ["t:run"]} in entries
     assert [len(e["sha256"]) for e in entries if e["path"] != "runs/b.txt"] == [64, 64, 64]
 
 
@@ -150,7 +150,8 @@ def test_a_run_linked_from_outside_the_campaign_is_not_published(tmp_path):
     assert "runs/team9<b>.txt,,warning,not published: its real path lies outside" in findings
     entries = json.loads((site / "manifest.json").read_text())["inputs"]
     outside = [e for e in entries if e["path"] == "runs/team9<b>.txt"]
-    assert outside == [{"path": "runs/team9<b>.txt", "withheld": outside[0]["withheld"]}]
+    assert outside == [{"path": "runs/team9<b>.txt", "withheld": outside[0]["withheld"],
+                        "read_as": ["t:run"]}]
     assert "outside the campaign's folders" in outside[0]["withheld"]
 
     # Not a byte of the outside file anywhere in the site, compressed files unpacked.

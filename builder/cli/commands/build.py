@@ -44,6 +44,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
              "the results are public: its runs in full, every other run by rank and scores "
              "only, without name, team or description (default output: the config's output "
              "folder suffixed with -team-TEAM)")
+    parser.add_argument(
+        "--incremental", action="store_true",
+        help="keep each run's evaluation in .OUTPUT-cache beside the output, keyed by the "
+             "bytes of the run, the qrels and the options, and evaluate only the runs that "
+             "changed since the last such build; the site is the same as a clean build's "
+             "(worth it where evaluating is the costly part: see the docs)")
+    parser.add_argument(
+        "--base-url", metavar="URL",
+        help="the address the site is published at, sub-path included "
+             "(https://example.org/trec-browser/), instead of the config's site_url: "
+             "canonical links, sitemap.xml and the 404 page use it")
+    parser.add_argument(
+        "--archive", type=Path, metavar="FILE",
+        help="also pack the inputs as read, the site and its manifest into FILE (.tar.gz), "
+             "with FILE.sha256 beside it, for a repository deposit (appendix archive)")
     add_scale_arguments(parser)
 
 
@@ -64,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
 def _build(args: argparse.Namespace) -> int:
     from builder.build import Progress, StrictError, build
     from builder.config.loading import ConfigError
+    from builder.config.schema import site_address
     from builder.pipeline.execution.cluster import SchedulerError
     from builder.pipeline.stages import InputError
     from builder.pipeline.team import TeamError
@@ -71,16 +87,23 @@ def _build(args: argparse.Namespace) -> int:
 
     try:
         scale = scale_of(args, extras=True)
+        if args.base_url is not None:
+            site_address(args.base_url)
     except ValueError as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
+    from builder.archive.pack import ArchiveError
+
     try:
-        build(args.config, out=args.out, strict=args.strict,
-              progress=Progress(quiet=args.verbosity < 0), team=args.team, scale=scale)
+        summary = build(args.config, out=args.out, strict=args.strict,
+                        progress=Progress(quiet=args.verbosity < 0), team=args.team,
+                        scale=scale, base_url=args.base_url, cache=args.incremental)
+        if args.archive is not None:
+            _archive(args, summary.output)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    except (InputError, PublishError, TeamError, SchedulerError) as exc:
+    except (InputError, PublishError, TeamError, SchedulerError, ArchiveError) as exc:
         print(f"appendix build: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except StrictError as exc:
@@ -92,3 +115,14 @@ def _build(args: argparse.Namespace) -> int:
               "previous site, if any, is unchanged", file=sys.stderr)
         return EXIT_CONFIG
     return 0
+
+
+def _archive(args: argparse.Namespace, output: Path) -> None:
+    """``--archive FILE``: the site just built and its inputs, packed (``builder.archive``)."""
+    from builder.archive.pack import pack
+    from builder.pipeline.stages import load_config
+
+    checksum = pack(load_config(args.config), output, args.archive)
+    if args.verbosity >= 0:
+        print(f"archived {args.archive} ({checksum.read_text(encoding='utf-8').split()[0]})",
+              file=sys.stderr)

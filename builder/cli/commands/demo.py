@@ -6,7 +6,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-
 EXIT_STATUS = """\
   0    the campaign is written"""
 """What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""

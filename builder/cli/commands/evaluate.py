@@ -22,7 +22,6 @@ from builder.cli.scale import add_scale_arguments, scale_of
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
 from builder.contract import SUMMARY_TOPIC
 
-
 EXIT_STATUS = """\
   0    every run was evaluated
   1    a run was rejected: its findings say why, the other runs are printed

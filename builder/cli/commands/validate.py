@@ -11,7 +11,6 @@ from pathlib import Path
 
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
 
-
 EXIT_STATUS = """\
   0    no run has an error (warnings may be printed)
   1    a run has an error and would be rejected

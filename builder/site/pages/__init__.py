@@ -15,6 +15,7 @@ from builder.site.pages import (
     home,
     judgements,
     measures,
+    not_found,
     reliability,
     run_pairs,
     significance,
@@ -32,5 +33,6 @@ PAGES: tuple[PageBuilder, ...] = (
     run_pairs.COMPARE_PAGE,
     measures.MEASURES_PAGE,
     downloads.DOWNLOADS_PAGE,
+    not_found.NOT_FOUND_PAGE,
 )
 """Every kind of page besides the run pages, in the order of the navigation."""
