@@ -17,12 +17,15 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
+
+if TYPE_CHECKING:
+    from builder.pipeline.analysis import TaskAnalysis
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -188,6 +191,9 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             stage.detail += f"; other teams' runs anonymised for team {team}"
     with progress.stage("analyse") as stage:
         analyses = [analyse(result) for result in results]
+        for analysis in analyses:
+            for line in duplicate_lines(analysis):
+                progress.say(line)
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)
         stage.detail = f"{sum(len(a.topics) for a in analyses)} topics, {pairs} pairs tested"
     staged = None
@@ -213,6 +219,14 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
+
+
+def duplicate_lines(analysis: TaskAnalysis) -> list[str]:
+    """One console line per group of runs that retrieve the same documents in the same order
+    for every topic (``builder.pipeline.analysis.duplicate_runs``), each group once."""
+    groups = {tuple(sorted([run, *others])) for run, others in analysis.duplicates.items()}
+    return [f"{analysis.spec.id}: duplicate runs (the same documents in the same order for every "
+            f"topic): {', '.join(group)}" for group in sorted(groups)]
 
 
 def _cannot_write(output: Path, error: OSError) -> str:

@@ -16,6 +16,10 @@ from builder.site.parallel import Cost
 from builder.site.paths import SiteTask, run_page, validation_page
 from builder.site.tables import Cell, Table, TableControls, number, text
 
+DUPLICATE_COLUMN = "Same ranking as"
+"""The leaderboard's column naming, per run, the other runs that retrieve the same documents in
+the same order for every topic (``builder.pipeline.analysis.duplicate_runs``)."""
+
 
 def leaderboard_table(analysis: SiteTask) -> Table:
     """Rank, run, team, type, the task's measures (official first) and the findings link."""
@@ -30,19 +34,22 @@ def leaderboard_table(analysis: SiteTask) -> Table:
     # The top-group marker right after the official measure, which it qualifies, so that it
     # stays in view on a wide leaderboard.
     mark_at = measures.index(spec.official_measure) + 1 if spec.official_measure in measures else 0
+    duplicates = analysis.duplicates
     rows = []
-    for rank, run in enumerate(analysis.runs, start=1):
+    for run in analysis.runs:
         slug, meta = analysis.run_slugs[run], analysis.metadata.get(run, {})
         count = findings.get(run, 0)
         values = [number(analysis.summary.at[run, m], m) for m in measures]
         if marks is not None:
             values.insert(mark_at, text(marks[run]))
-        rows.append([Cell(str(rank), numeric=True), Cell(run, href=run_page(spec.id, slug)),
+        rows.append([Cell(str(analysis.ranks[run]), numeric=True),
+                     Cell(run, href=run_page(spec.id, slug)),
                      text(meta.get("team", "")), text(meta.get("type", ""))]
                     + values
                     + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
                             href=validation_page(spec.id, slug))]
-                    + ([text(ties[run])] if ties is not None else []))
+                    + ([text(ties[run])] if ties is not None else [])
+                    + ([text(", ".join(duplicates.get(run, [])))] if duplicates else []))
     columns = list(measures)
     if marks is not None:
         columns.insert(mark_at, "Top group")
@@ -53,7 +60,8 @@ def leaderboard_table(analysis: SiteTask) -> Table:
         sticky_columns=2)
     return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
                  ["Rank", "Run", "Team", "Type"] + columns + ["Validation"]
-                 + (["Ranks under ties"] if ties is not None else []), rows, row_header=1,
+                 + (["Ranks under ties"] if ties is not None else [])
+                 + ([DUPLICATE_COLUMN] if duplicates else []), rows, row_header=1,
                  controls=controls if rows else None)
 
 

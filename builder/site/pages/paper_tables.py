@@ -49,11 +49,12 @@ def leaderboard_rows(analysis: SiteTask) -> tuple[list[str], list[list[str]], li
     first = len(header) - len(measures)
     best = {m: analysis.summary_best.get(m) for m in measures}
     rows, daggers, bold = [], [], []
-    for rank, run in enumerate(analysis.runs, start=1):
+    for position, run in enumerate(analysis.runs):
         values = [analysis.summary.at[run, m] for m in measures]
         team = [analysis.metadata.get(run, {}).get("team", "")] if has_team else []
-        rows.append([str(rank), run, *team] + [_value(v, m) for v, m in zip(values, measures)])
-        daggers.append(rank > 1 and bool(marks.get(run)))  # the top run is the reference
+        rows.append([str(analysis.ranks[run]), run, *team]
+                    + [_value(v, m) for v, m in zip(values, measures)])
+        daggers.append(position > 0 and bool(marks.get(run)))  # the top run is the reference
         bold.append({first + k for k, (v, m) in enumerate(zip(values, measures))
                      if m not in COUNT_MEASURES and best[m] is not None and v == best[m]})
     return header, rows, daggers, bold

@@ -81,7 +81,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                 reference_median, reference_best, uninterpolated))
         page.figures += views.figures(run, index)
         page.figures += topic_curves(run, by_run.get(run), negatives)
-        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
+        page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
