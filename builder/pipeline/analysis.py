@@ -66,6 +66,12 @@ class TaskAnalysis:
     def rejected(self) -> list[RunRead]:
         return self.result.inputs.rejected
 
+    def label(self, measure: str) -> str:
+        """The display name of ``measure`` (``nDCG@10`` for ``ndcg_cut_10``), from the registry."""
+        from builder.measures.registry import display_name
+
+        return display_name(self.spec.kind.family, measure)
+
     def measure_order(self) -> list[str]:
         """The task's measures in registry order, then any others by name."""
         from builder.measures.registry import measures_of

@@ -45,7 +45,7 @@ def test_latex_leaderboard_is_a_booktabs_table_of_every_run(demo_site: Path):
 def test_markdown_leaderboard_escapes_names_and_marks_the_top_group(demo_site: Path):
     md = (demo_site / "adhoc" / "downloads" / "leaderboard.md").read_text()
     lines = [line for line in md.splitlines() if line.startswith("|")]
-    assert lines[0].startswith("| Rank | Run | Team | map |")
+    assert lines[0].startswith("| Rank | Run | Team | MAP | P@10 | R-prec |")
     assert len(lines) == 2 + len(_summary(demo_site))
     assert "&lt;script&gt;" in md and "<script>" not in md
     daggers = [re.split(r" \| ", line)[1].removesuffix(" †") for line in lines[2:] if " † |" in line]

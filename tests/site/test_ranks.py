@@ -100,11 +100,11 @@ def test_a_copied_run_shares_its_originals_rank_everywhere(copied, visit: Any) -
         assert cells == expected, name
 
     ties = {row["Run"]: int(row["Rank"]) for row in _rows(site / "adhoc" / "reliability.ties.csv")
-            if row["Measure"] == "map"}
+            if row["Measure"] == "MAP"}
     assert ties == expected
     reliability = visit(site / "adhoc" / "reliability.html").page
     on_page = reliability.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
-        '#ties tbody tr')].filter(r => r.cells[1].textContent.trim() === 'map')
+        '#ties tbody tr')].filter(r => r.cells[1].textContent.trim() === 'MAP')
         .map(r => [r.cells[0].textContent.trim(), r.cells[6].textContent.trim()]))""")
     assert {run: int(rank) for run, rank in on_page.items()} == expected
 

@@ -50,19 +50,23 @@ def leaderboard_table(analysis: SiteTask) -> Table:
                             href=validation_page(spec.id, slug))]
                     + ([text(ties[run])] if ties is not None else [])
                     + ([text(", ".join(duplicates.get(run, [])))] if duplicates else []))
-    columns = list(measures)
+    columns = [analysis.label(m) for m in measures]
+    official = list(measures)
     if marks is not None:
         columns.insert(mark_at, "Top group")
+        official.insert(mark_at, "")
     has_teams = any(analysis.metadata.get(run, {}).get("team") for run in analysis.runs)
     controls = TableControls(
         noun="runs", filter_columns=(1, 2, 3), filter_label="Filter by run, team or type",
         group_column=2 if has_teams else None, group_label="Only each team's best run",
         sticky_columns=2)
-    return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
-                 ["Rank", "Run", "Team", "Type"] + columns + ["Validation"]
-                 + (["Ranks under ties"] if ties is not None else [])
-                 + ([DUPLICATE_COLUMN] if duplicates else []), rows, row_header=1,
-                 controls=controls if rows else None)
+    trailing = (["Validation"] + (["Ranks under ties"] if ties is not None else [])
+                + ([DUPLICATE_COLUMN] if duplicates else []))
+    return Table(f"leaderboard-{spec.id}",
+                 f"{spec.title}: runs ranked by {analysis.label(spec.official_measure)}",
+                 ["Rank", "Run", "Team", "Type"] + columns + trailing, rows, row_header=1,
+                 controls=controls if rows else None,
+                 official=["", "", "", ""] + official + [""] * len(trailing))
 
 
 def rejected_table(analysis: SiteTask) -> Table:
@@ -110,7 +114,8 @@ def home_pages(build: SiteBuild) -> list[Page]:
         if analysis.runs and official in analysis.summary.columns:
             page.figures.append(plots.leaderboard(
                 analysis.spec.id, analysis.runs,
-                analysis.summary.loc[analysis.runs, official].to_numpy(), official))
+                analysis.summary.loc[analysis.runs, official].to_numpy(),
+                analysis.label(official)))
         report = analysis.significance
         tasks.append({"analysis": analysis, "leaderboard": board, "rejected": rejected,
                       "inputs": inputs,

@@ -170,7 +170,7 @@ def _tie_table(analysis: SiteTask) -> Table:
             row = ranges.loc[run]
             span = f"{int(row['best_rank'])}–{int(row['worst_rank'])}"
             rows.append([Cell(run, href=run_page(spec.id, analysis.run_slugs[run])),
-                         text(measure), number(row["official"]), number(row["worst"]),
+                         text(analysis.label(measure)), number(row["official"]), number(row["worst"]),
                          number(row["best"]), number(row["expected"]),
                          Cell(str(int(row["rank"])), numeric=True), Cell(span, numeric=True),
                          Cell(_percent(report.unjudged.get(run, math.nan)), numeric=True)])
@@ -183,7 +183,7 @@ def _tie_table(analysis: SiteTask) -> Table:
 def _pool_bias_table(analysis: SiteTask) -> Table:
     spec = analysis.spec
     rows = [[Cell(r.run, href=run_page(spec.id, analysis.run_slugs[r.run])), text(r.team),
-             text(r.measure), number(r.official), number(r.left_out), signed(r.change),
+             text(analysis.label(r.measure)), number(r.official), number(r.left_out), signed(r.change),
              Cell(str(r.rank), numeric=True), Cell(str(r.left_out_rank), numeric=True),
              Cell(str(r.unique_relevant), numeric=True)]
             for r in analysis.reliability.pool_bias.itertuples()]
