@@ -5,6 +5,7 @@ pages when it has them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from builder.findings import sort_findings
 from builder.site import plots
@@ -21,52 +22,82 @@ DUPLICATE_COLUMN = "Same ranking as"
 the same order for every topic (``builder.pipeline.analysis.duplicate_runs``)."""
 
 
-def leaderboard_table(analysis: SiteTask) -> Table:
-    """Rank, run, team, type, the task's measures (official first) and the findings link."""
-    spec = analysis.spec
-    # The task's order when it lists the official measure (INEX's tables end with MAgP/MAiP).
-    measures = list(spec.measures) if spec.official_measure in spec.measures else (
-        [spec.official_measure] + list(spec.measures))
-    measures = [m for m in measures if m in analysis.summary.columns]
-    findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
+@dataclass
+class Column:
+    """One column of the leaderboard: its header, the official name of the measure it shows
+    ("" for other columns) and its cell per run, in leaderboard order."""
+
+    header: str
+    cells: list[Cell]
+    official: str = ""
+
+
+def leaderboard_columns(analysis: SiteTask) -> list[Column]:
+    """The leaderboard's columns, left to right: rank, run, the official measure and its
+    top-group mark (so that the three a reader looks for first stay in view on a phone, the
+    first two pinned), team and type (when the metadata gives them), the task's other
+    measures in its order, the findings link, ranks under ties and duplicates (when any).
+
+    A column added here is one ``Column``: the table, its CSV and its controls follow."""
+    spec, runs = analysis.spec, analysis.runs
+    official = spec.official_measure
+    measures = [m for m in dict.fromkeys([official, *spec.measures])
+                if m in analysis.summary.columns]
+
+    def measure(m: str) -> Column:
+        return Column(analysis.label(m), [number(analysis.summary.at[run, m], m) for run in runs],
+                      m)
+
+    columns = [Column("Rank", [Cell(str(analysis.ranks[run]), numeric=True) for run in runs]),
+               Column("Run", [Cell(run, href=run_page(spec.id, analysis.run_slugs[run]))
+                              for run in runs])]
+    if official in measures:
+        columns.append(measure(official))
     marks = top_group_marks(analysis)
-    ties = tie_ranks(analysis)
-    # The top-group marker right after the official measure, which it qualifies, so that it
-    # stays in view on a wide leaderboard.
-    mark_at = measures.index(spec.official_measure) + 1 if spec.official_measure in measures else 0
-    duplicates = analysis.duplicates
-    rows = []
-    for run in analysis.runs:
-        slug, meta = analysis.run_slugs[run], analysis.metadata.get(run, {})
-        count = findings.get(run, 0)
-        values = [number(analysis.summary.at[run, m], m) for m in measures]
-        if marks is not None:
-            values.insert(mark_at, text(marks[run]))
-        rows.append([Cell(str(analysis.ranks[run]), numeric=True),
-                     Cell(run, href=run_page(spec.id, slug)),
-                     text(meta.get("team", "")), text(meta.get("type", ""))]
-                    + values
-                    + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
-                            href=validation_page(spec.id, slug))]
-                    + ([text(ties[run])] if ties is not None else [])
-                    + ([text(", ".join(duplicates.get(run, [])))] if duplicates else []))
-    columns = [analysis.label(m) for m in measures]
-    official = list(measures)
     if marks is not None:
-        columns.insert(mark_at, "Top group")
-        official.insert(mark_at, "")
-    has_teams = any(analysis.metadata.get(run, {}).get("team") for run in analysis.runs)
+        columns.append(Column("Top group", [text(marks[run]) for run in runs]))
+    for field_name in ("team", "type"):
+        values = [analysis.metadata.get(run, {}).get(field_name, "") for run in runs]
+        if any(values):
+            columns.append(Column(field_name.capitalize(), [text(v) for v in values]))
+    columns += [measure(m) for m in measures if m != official]
+    findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
+    counts = [findings.get(run, 0) for run in runs]
+    columns.append(Column("Validation", [
+        Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
+             href=validation_page(spec.id, analysis.run_slugs[run]))
+        for run, count in zip(runs, counts)]))
+    ties = tie_ranks(analysis)
+    if ties is not None:
+        columns.append(Column("Ranks under ties", [text(ties[run]) for run in runs]))
+    if analysis.duplicates:
+        columns.append(Column(DUPLICATE_COLUMN, [
+            text(", ".join(analysis.duplicates.get(run, []))) for run in runs]))
+    return columns
+
+
+def leaderboard_table(analysis: SiteTask) -> Table:
+    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type and
+    its best-run-per-team view."""
+    spec = analysis.spec
+    columns = leaderboard_columns(analysis)
+    headers = [c.header for c in columns]
+    filtered = tuple(i for i, h in enumerate(headers) if h in ("Run", "Team", "Type"))
     controls = TableControls(
-        noun="runs", filter_columns=(1, 2, 3), filter_label="Filter by run, team or type",
-        group_column=2 if has_teams else None, group_label="Only each team's best run",
-        sticky_columns=2)
-    trailing = (["Validation"] + (["Ranks under ties"] if ties is not None else [])
-                + ([DUPLICATE_COLUMN] if duplicates else []))
+        noun="runs", filter_columns=filtered,
+        filter_label="Filter by " + _either([headers[i].lower() for i in filtered]),
+        group_column=headers.index("Team") if "Team" in headers else None,
+        group_label="Only each team's best run", sticky_columns=2)
+    rows = [list(row) for row in zip(*(c.cells for c in columns))]
     return Table(f"leaderboard-{spec.id}",
                  f"{spec.title}: runs ranked by {analysis.label(spec.official_measure)}",
-                 ["Rank", "Run", "Team", "Type"] + columns + trailing, rows, row_header=1,
-                 controls=controls if rows else None,
-                 official=["", "", "", ""] + official + [""] * len(trailing))
+                 headers, rows, row_header=1, controls=controls if rows else None,
+                 official=[c.official for c in columns])
+
+
+def _either(words: list[str]) -> str:
+    """``run, team or type``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
 
 
 def rejected_table(analysis: SiteTask) -> Table:
