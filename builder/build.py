@@ -192,7 +192,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     with progress.stage("analyse") as stage:
         analyses = [analyse(result) for result in results]
         for analysis in analyses:
-            for line in duplicate_lines(analysis):
+            for line in analysis_notes(analysis):
                 progress.say(line)
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)
         stage.detail = f"{sum(len(a.topics) for a in analyses)} topics, {pairs} pairs tested"
@@ -221,12 +221,22 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     return summary
 
 
-def duplicate_lines(analysis: TaskAnalysis) -> list[str]:
-    """One console line per group of runs that retrieve the same documents in the same order
-    for every topic (``builder.pipeline.analysis.duplicate_runs``), each group once."""
+def analysis_notes(analysis: TaskAnalysis) -> list[str]:
+    """What an organiser should know of a task before publishing, one console line each: the
+    runs that have no row in the task's run metadata (they show no team nor type), and each
+    group of runs that retrieve the same documents in the same order for every topic
+    (``builder.pipeline.analysis.duplicate_runs``)."""
+    task = analysis.spec.id
+    lines = []
+    if analysis.spec.run_metadata is not None:
+        missing = [run for run in analysis.runs if run not in analysis.metadata]
+        if missing:
+            lines.append(f"{task}: {len(missing)} run{'s' * (len(missing) != 1)} without a row "
+                         f"in the run metadata: {', '.join(missing)}")
     groups = {tuple(sorted([run, *others])) for run, others in analysis.duplicates.items()}
-    return [f"{analysis.spec.id}: duplicate runs (the same documents in the same order for every "
-            f"topic): {', '.join(group)}" for group in sorted(groups)]
+    lines += [f"{task}: duplicate runs (the same documents in the same order for every "
+              f"topic): {', '.join(group)}" for group in sorted(groups)]
+    return lines
 
 
 def _cannot_write(output: Path, error: OSError) -> str:

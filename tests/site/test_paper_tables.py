@@ -84,4 +84,9 @@ def test_publish_inputs_archives_every_input_with_its_sha256(tmp_path: Path):
                 and "rejected: <strong" in page), name
     for href, digest in listed.items():
         assert hashlib.sha256((site / href).read_bytes()).hexdigest() == digest
+    # each run page links its published file
+    linked = sorted(href for page in (site / "adhoc" / "runs").glob("*.html")
+                    for href in re.findall(r'href="\.\./\.\./(adhoc/downloads/inputs/runs/[^"]+)"',
+                                           page.read_text()))
+    assert linked == sorted(f"adhoc/downloads/inputs/runs/{p.name}.gz" for p in runs)
     assert published_leaks(site, [site, ROOT, tmp_path]) == []

@@ -15,13 +15,17 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.cli.scale import add_scale_arguments, scale_of
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
 from builder.contract import SUMMARY_TOPIC
+
+if TYPE_CHECKING:
+    from builder.pipeline.layouts.official import TrecLayout
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,23 +56,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scale_arguments(parser)
 
 
-@dataclass(frozen=True)
-class TrecLayout:
-    """What trec_eval prints: per-topic lines (-q), among them only ``answered`` topics (the
-    releases before 10.0 leave out, under -c -q, the topics a run did not answer), the runid
-    line (when ``runid`` is asked for), the summary (not with -n)."""
-
-    per_topic: bool = False
-    answered: frozenset[tuple[str, str]] | None = None
-    """The (run, topic) printed per topic; None: all of them."""
-    runid: bool = True
-    summary: bool = True
-
-
 def run(args: argparse.Namespace) -> int:
     from builder.findings import sort_findings
-    from builder.measures.registry import measures_of, select_measures
+    from builder.measures.registry import select_measures
     from builder.pipeline.execution.cluster import SchedulerError
+    from builder.pipeline.layouts.official import (
+        TrecLayout,
+        answered,
+        integral_measures,
+        without_empty_runs,
+    )
     from builder.pipeline.stages import InputError, evaluate_task, read_task, validate_task
 
     runid = True
@@ -112,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if result.evaluation is not None:
         scores = result.evaluation.scores
         if task.kind.name == "adhoc" and not task.options.complete:
-            scores, empty = _without_empty_runs(scores)
+            scores, empty = without_empty_runs(scores)
             for name in empty:
                 # trec_eval stops with exit code 7 on such a run.
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
@@ -121,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         per_topic = args.per_topic or args.format != "trec"
         layout = TrecLayout(
             per_topic=args.per_topic,
-            answered=_answered(scores, task.options) if args.per_topic else None,
+            answered=answered(scores, task.options) if args.per_topic else None,
             runid=runid, summary=not args.no_summary,
         )  # fmt: skip
         # Rows not printed are left out before the output is laid out, and a table all of
@@ -131,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
             printed = printed & (scores["topic"] == SUMMARY_TOPIC).to_numpy()
         if not printed.all():
             scores = scores[printed]
-        integral = {m.name for m in measures_of(family) if m.aggregation.integral}
+        integral = integral_measures(family)
         for text in _render(scores, names, integral, args, layout):
             sys.stdout.write(text)
     return code
@@ -144,28 +141,10 @@ def _trec_request(args: argparse.Namespace, options):
     return parse_requests(args.measure, trec_10=profile_of(options.profile).new_measures)
 
 
-def _without_empty_runs(scores):
-    """Scores without the runs that answered no judged topic (``num_q`` 0), and their names."""
-    count = scores[(scores["measure"] == "num_q") & (scores["topic"] == SUMMARY_TOPIC)]
-    empty = set(count.loc[count["value"] == 0, "run"])
-    return scores[~scores["run"].isin(empty)], sorted(empty)
-
-
-def _answered(scores, options) -> frozenset[tuple[str, str]] | None:
-    """The (run, topic) trec_eval prints per topic: all of them, but under -c only those the
-    run answered for releases before 10.0."""
-    from builder.measures.adhoc.trec_eval.profiles import profile_of
-
-    if profile_of(getattr(options, "profile", None)).prints_skipped_topics:
-        return None
-    rows = scores[(scores["measure"] == "num_ret") & (scores["value"] > 0)]
-    return frozenset(zip(rows["run"], rows["topic"]))
-
-
 def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace,
             layout: TrecLayout) -> Iterator[str]:
-    """The output, a slice of rows at a time (``builder.cli.layouts.scores``)."""
-    from builder.cli.layouts.scores import csv_text, trec_text, tsv_text
+    """The output, a slice of rows at a time (``builder.pipeline.layouts.scores``)."""
+    from builder.pipeline.layouts.scores import csv_text, trec_text, tsv_text
 
     if args.format == "trec":
         return trec_text(scores, names, integral, layout)

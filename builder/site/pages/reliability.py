@@ -65,16 +65,17 @@ def run_line(analysis: SiteTask, run: str) -> str | None:
     if report is None:
         return None
     official = analysis.spec.official_measure
+    label = analysis.label(official)
     parts = []
     ranges = report.tie_ranges(official)
     if run in ranges.index:
         row = ranges.loc[run]
         expected = "" if math.isnan(row["expected"]) else f", expected {row['expected']:.4f}"
         if row["worst"] == row["best"]:
-            parts.append(f"{official} {row['official']:.4f} whatever the order of its tied "
+            parts.append(f"{label} {row['official']:.4f} whatever the order of its tied "
                          "documents")
         else:
-            parts.append(f"{official} from {row['worst']:.4f} to {row['best']:.4f} over the "
+            parts.append(f"{label} from {row['worst']:.4f} to {row['best']:.4f} over the "
                          f"orders of its tied documents{expected}")
     if run in report.unjudged.index and not math.isnan(report.unjudged[run]):
         parts.append(f"{_percent(report.unjudged[run])} of its top 10 documents unjudged")
@@ -83,7 +84,7 @@ def run_line(analysis: SiteTask, run: str) -> str | None:
         mine = bias[(bias["run"] == run) & (bias["measure"] == official)]
         if len(mine):
             row = mine.iloc[0]
-            parts.append(f"{official} {row['change']:+.4f} with its team left out of the pool "
+            parts.append(f"{label} {row['change']:+.4f} with its team left out of the pool "
                          f"(rank {row['rank']} → {row['left_out_rank']} among the other teams)")
     return "; ".join(parts) + "." if parts else None
 

@@ -30,7 +30,8 @@ from builder.site.tables import (
 )
 
 METADATA_FIRST = ("team", "type", "description")
-"""The metadata shown first, in this order; the others follow by name."""
+"""The metadata fields the site names itself (capitalised); every field is shown in the
+metadata file's order."""
 _URL = re.compile(r"^https?://\S+$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -55,9 +56,9 @@ def topic_measures(analysis: SiteTask) -> list[str]:
 
 def metadata_table(run: str, meta: dict[str, str]) -> Table:
     """The run as its submitter described it (run metadata), never mixed with what was
-    computed; a value that is a web address is a link."""
-    keys = [k for k in METADATA_FIRST if meta.get(k)]
-    keys += sorted(k for k in meta if k not in (*METADATA_FIRST, "run") and meta[k])
+    computed, its fields in the metadata file's order; a value that is a web address is a
+    link."""
+    keys = [k for k in meta if k != "run" and meta[k].strip() and meta[k] != "nan"]
     pairs = [("Run", text(run))]
     for key in keys:
         value = meta[key].strip()

@@ -23,8 +23,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.cli.layouts.text import float_texts, joined_lines
 from builder.contract import SUMMARY_TOPIC
+from builder.pipeline.layouts.text import float_texts, joined_lines
 
 TREC_NAME_WIDTH = 22
 SLICE_ROWS = 1 << 20
@@ -38,7 +38,7 @@ _HALF_MARGIN = 1e-3
 def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
               layout: Any) -> Iterator[str]:
     """trec_eval's layout of ``scores``, runs in their order of appearance; ``layout``: what
-    to print (``builder.cli.commands.evaluate.TrecLayout``)."""
+    to print (``builder.pipeline.layouts.official.TrecLayout``)."""
     runs = np.asarray(pd.unique(scores["run"]), dtype=object)
     run = pd.Index(runs).get_indexer(scores["run"])
     measure = pd.Index(measures).get_indexer(scores["measure"])  # -1: not printed
