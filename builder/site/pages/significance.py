@@ -62,7 +62,8 @@ def significance_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
         page.figures.append(figure)
         group = report.top_group(measure)
         measures.append({
-            "name": analysis.label(measure), "figure": figure.id, "top": group[0] if group else None,
+            "name": analysis.label(measure), "label": analysis.label(measure),
+            "figure": figure.id, "top": group[0] if group else None,
             "group": [(run, run_page(spec.id, analysis.run_slugs[run])) for run in group],
             "pairs": len(report.pairs(measure)),
         })
