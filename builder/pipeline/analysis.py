@@ -35,7 +35,7 @@ class TaskAnalysis:
     summary_median, summary_best: per measure, the median and best of the runs' summaries.
     judgements: topic x count, what the qrels judged (``judgement_counts``).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
-    reliability: stability, error rate, ties and pool bias (None: disabled, or no run).
+    reliability: stability, error rate, ties and pool bias (None: disabled, or one run).
     ranks: per run, its rank on the official measure, competition style (``competition_ranks``).
     duplicates: per run that has any, the other runs of the same ranking (``duplicate_runs``).
     """
@@ -196,10 +196,11 @@ def duplicate_runs(reads: list[RunRead]) -> dict[str, list[str]]:
 def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
     """The task's reliability analyses (``builder.stats.reliability.report``), on its accepted runs.
 
-    None when the task's ``reliability`` section disables them or no run was evaluated."""
+    None when the task's ``reliability`` section disables them or fewer than two runs were
+    evaluated (a ranking of one run has nothing to be stable or tied against)."""
     spec = analysis.spec
     evaluation = analysis.result.evaluation
-    if spec.reliability is None or evaluation is None or not analysis.runs:
+    if spec.reliability is None or evaluation is None or len(analysis.runs) < 2:
         return None
     from builder.stats.reliability.report import reliability_report
 

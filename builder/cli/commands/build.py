@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="output folder (default: the config's 'output', relative to it)")
     parser.add_argument("--strict", action="store_true",
                         help="fail, publishing nothing, if any run is rejected")
-    parser.add_argument("--quiet", action="store_true", help="print errors only")
+    parser.add_argument("-q", "--quiet", action="store_true", help="print errors only")
     parser.add_argument(
         "--team", metavar="TEAM",
         help="build a bundle for one team (by the run metadata's team column) to send before "

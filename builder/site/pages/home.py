@@ -142,7 +142,7 @@ def home_pages(build: SiteBuild) -> list[Page]:
         inputs = input_findings_table(analysis, site.relative)
         page.tables += [board, rejected, inputs]
         official = analysis.spec.official_measure
-        if analysis.runs and official in analysis.summary.columns:
+        if len(analysis.runs) > 1 and official in analysis.summary.columns:  # one bar: no chart
             page.figures.append(plots.leaderboard(
                 analysis.spec.id, analysis.runs,
                 analysis.summary.loc[analysis.runs, official].to_numpy(),

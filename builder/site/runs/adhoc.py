@@ -26,6 +26,14 @@ from builder.site.tables import key_value_table, number
 IPREC = [f"iprec_at_recall_{level}" for level in RECALL_LEVELS]
 
 
+INTERPOLATION_RULES = {
+    "exact": "the precision at the ceil(x·R)-th relevant document or later, as trec_eval 8.1 "
+             "and NIST's appendices compute it",
+    "trec_eval_9": "the cutoff (long)(x·R + 0.9), as trec_eval 9.0.8 computes it",
+    "lround": "the cutoff lround(x·R), as trec_eval 10.0 computes it",
+}
+"""The rule of the recall-level table, by the task's ``interpolation`` option."""
+
 PER_TOPIC_COUNTS = [("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
 SUMMARY_COUNTS = (("Topics", "num_q"), ("Retrieved", "num_ret"), ("Relevant", "num_rel"),
                   ("Relevant retrieved", "num_rel_ret"))
@@ -82,6 +90,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         page.figures += views.figures(run, index)
         page.figures += topic_curves(run, by_run.get(run), negatives)
         page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
+                        "interpolation": INTERPOLATION_RULES.get(
+                            getattr(analysis.spec.options, "interpolation", ""), ""),
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
