@@ -129,9 +129,11 @@ def topic_curves(run: str, curves: tuple[list, list] | None, negatives: str) -> 
             "figure-uninterpolated-topic", run, pr, "Recall", "Precision", "linear",
             "; a marker at each relevant document retrieved"))
     if roc:
+        # The axis title stays short enough for a printed page; what fallout divides by is
+        # in the figure's text alternative and its caption.
         figures.append(plots.per_topic_curve(
-            "figure-roc-topic", run, roc, f"False-positive rate (fallout, {negatives})",
-            "True-positive rate (recall)", "hv"))
+            "figure-roc-topic", run, roc, "False-positive rate (fallout)",
+            "True-positive rate (recall)", "hv", f"; fallout is the share {negatives}"))
     return figures
 
 
