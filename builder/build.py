@@ -21,6 +21,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.config.schema import SiteSpec
 from builder.contract import StageProgress
@@ -29,6 +30,9 @@ from builder.formats.limits import use_limits
 from builder.pipeline.incremental import evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
+
+if TYPE_CHECKING:
+    from builder.pipeline.analysis import TaskAnalysis
 
 STAGES = ("config", "read", "validate", "evaluate", "analyse", "render", "publish")
 
@@ -226,6 +230,9 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             stage.detail += f"; other teams' runs anonymised for team {team}"
     with progress.stage("analyse") as stage:
         analyses = [analyse(result) for result in results]
+        for analysis in analyses:
+            for line in analysis_notes(analysis):
+                progress.say(line)
         pairs = sum(len(a.significance.table) for a in analyses if a.significance)
         stage.detail = f"{sum(len(a.topics) for a in analyses)} topics, {pairs} pairs tested"
     staged = None
@@ -257,6 +264,24 @@ def _store(output: Path):
     from builder.pipeline.incremental import EvaluationStore, cache_folder
 
     return EvaluationStore(cache_folder(output))
+
+
+def analysis_notes(analysis: TaskAnalysis) -> list[str]:
+    """What an organiser should know of a task before publishing, one console line each: the
+    runs that have no row in the task's run metadata (they show no team nor type), and each
+    group of runs that retrieve the same documents in the same order for every topic
+    (``builder.pipeline.analysis.duplicate_runs``)."""
+    task = analysis.spec.id
+    lines = []
+    if analysis.spec.run_metadata is not None:
+        missing = [run for run in analysis.runs if run not in analysis.metadata]
+        if missing:
+            lines.append(f"{task}: {len(missing)} run{'s' * (len(missing) != 1)} without a row "
+                         f"in the run metadata: {', '.join(missing)}")
+    groups = {tuple(sorted([run, *others])) for run, others in analysis.duplicates.items()}
+    lines += [f"{task}: duplicate runs (the same documents in the same order for every "
+              f"topic): {', '.join(group)}" for group in sorted(groups)]
+    return lines
 
 
 def _cannot_write(output: Path, error: OSError) -> str:

@@ -131,11 +131,25 @@ def _task_spec(key: str, task: Any, base: Path, problems: list[str],
         official_measure=official,
         measures=tuple(task.get("measures") or kind.leaderboard_measures), options=options,
         significance=tests.settings() if tests.enabled else None,
-        significance_measures=tuple(dict.fromkeys([official, *(tests.measures or [])])),
+        significance_measures=_tested_measures(official, tests.measures, task, kind),
         reliability=_reliability(key, task.get("reliability"), kind, problems),
         findings=tuple(folder_findings),
         folders=_named_folders(task, base, corpus),
     )
+
+
+def _tested_measures(official: str, asked: list[str] | None, task: dict[str, Any],
+                     kind: TaskKind) -> tuple[str, ...]:
+    """The measures the significance tests compare runs on: the official one, then those the
+    section names or, by default, the task's shown measures that have per-topic values
+    (counts and sums, such as ``num_rel_ret``, are not tested)."""
+    from builder.measures.registry import measures_of
+
+    if asked is None:
+        shown = task.get("measures") or kind.leaderboard_measures
+        per_topic = {m.name for m in measures_of(kind.family) if not m.aggregation.integral}
+        asked = [m for m in shown if m in per_topic]
+    return tuple(dict.fromkeys([official, *asked]))
 
 
 def _named_folders(task: dict[str, Any], base: Path, corpus: Path | None) -> tuple[Path, ...]:

@@ -63,7 +63,8 @@ class SignificanceConfig(_Strict):
     seed: Annotated[int, Flag("--seed")] = Field(
         DEFAULT_SIGNIFICANCE.seed, description="seed of every resampling")
     measures: Annotated[list[str] | None, Flag("--measure", metavar="M")] = Field(
-        None, description="measures to test on; default: the task's official measure")
+        None, description="measures to test on, besides the official one; default: the "
+        "task's shown measures (its ``measures``) that have per-topic values")
 
     def settings(self) -> SignificanceSettings:
         return SignificanceSettings(test=self.test, correction=self.correction, alpha=self.alpha,

@@ -72,5 +72,6 @@ class SignificanceSettings:
         return text
 
     def as_dict(self) -> dict[str, object]:
-        """Plain values for the manifest."""
-        return asdict(self)
+        """Plain values for the manifest: the correction really applied (none for a joint
+        test, whatever the config's default says)."""
+        return {**asdict(self), "correction": self.applied_correction}

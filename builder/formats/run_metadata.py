@@ -33,7 +33,8 @@ _ALIASES = {
 
 
 def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
-    """The metadata of ``path``: ``METADATA_COLUMNS`` then any other columns, one row per run."""
+    """The metadata of ``path``: its columns in the file's order (the recognised ones under
+    their own names), then the ``METADATA_COLUMNS`` it lacks, one row per run."""
     path = Path(path)
     text = read_text(path)
     if path.suffix.lower() in (".yml", ".yaml"):
@@ -65,8 +66,9 @@ def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
             findings.append(Finding(str(path), line, "error", FindingCode.VALUE, message))
         row["type"] = kind
         rows.append(row)
-    extra = sorted({k for row in rows for k in row} - set(METADATA_COLUMNS))
-    columns = METADATA_COLUMNS + extra
+    # The file's order (its pages show the fields so), then the recognised columns it lacks.
+    named = list(dict.fromkeys(k for row in rows for k in row))
+    columns = named + [c for c in METADATA_COLUMNS if c not in named]
     table = pd.DataFrame([[row.get(c, "") for c in columns] for row in rows], columns=columns)
     return table, findings
 

@@ -27,7 +27,8 @@ class CatalogueRow:
 
     name: ``map`` or ``P_k``; parameters: ``k = 5, 10, ... 1000``, empty for a single
     measure; note: the number of the shared note (1, 2 ...), 0 for none, or ``differs``
-    written out when only this row has it.
+    written out when only this row has it. shown_as: the display name (``P@k``), as the
+    site's pages write it.
     """
 
     name: str
@@ -38,6 +39,7 @@ class CatalogueRow:
     differs: str
     note: int
     measures: tuple[str, ...]
+    shown_as: str = ""
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,7 @@ def _row(members: list[Measure]) -> CatalogueRow:
     summary = f"{first.aggregation.value}{direction}"
     if len(members) == 1:
         return CatalogueRow(first.name, "", first.description, first.source, summary,
-                            first.differs, 0, (first.name,))
+                            first.differs, 0, (first.name,), first.label)
     symbol = _symbol(first)
     values = [_NUMBER.search(m.name).group(1) for m in members]
     shown = values if len(values) <= SHOWN_VALUES else [*values[:3], "…", values[-1]]
@@ -89,7 +91,8 @@ def _row(members: list[Measure]) -> CatalogueRow:
                         _template([m.description for m in members], symbol),
                         _template([m.source for m in members], symbol), summary,
                         _template([m.differs for m in members], symbol), 0,
-                        tuple(m.name for m in members))
+                        tuple(m.name for m in members),
+                        _template([m.label for m in members], symbol))
 
 
 def _symbol(measure: Measure) -> str:
@@ -118,4 +121,4 @@ def _with_note(row: CatalogueRow, notes: list[str]) -> CatalogueRow:
     if row.differs not in notes:
         return row
     return CatalogueRow(row.name, row.parameters, row.description, row.source, row.summary,
-                        "", notes.index(row.differs) + 1, row.measures)
+                        "", notes.index(row.differs) + 1, row.measures, row.shown_as)

@@ -72,7 +72,11 @@ class Aggregation(Enum):
 class Measure:
     """A declared measure.
 
-    name: as the official program prints it (``P_10``, ``iP[0.01]``, ``MAgP``).
+    name: as the official program prints it (``P_10``, ``iP[0.01]``, ``MAgP``): the name in
+    CSV headers, downloads and on the measures page.
+    display_name: as people write it (``P@10``, ``nDCG@10``, ``MAP``): the name on the site's
+    pages, in the LaTeX and Markdown tables; empty when the official name reads as well
+    (``bpref``, ``iP[0.01]``, ``MAgP``). ``label`` gives whichever applies.
     family: the task kind whose evaluator computes it (``adhoc``, ``focused``, ...).
     description: one line, for the measures page and ``--help``.
     source: where the formula comes from (paper and equation, or the official program).
@@ -98,6 +102,12 @@ class Measure:
     higher_is_better: bool = True
     per_topic: str | None = None
     computed_by: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
+    display_name: str = ""
+
+    @property
+    def label(self) -> str:
+        """The name people read: ``display_name``, else the official ``name``."""
+        return self.display_name or self.name
 
 
 REGISTRY: dict[tuple[str, str], Measure] = {}
@@ -128,6 +138,25 @@ def get(family: str, name: str) -> Measure:
     except KeyError:
         known = ", ".join(m.name for m in measures_of(family))
         raise KeyError(f"unknown {family} measure {name!r}; known: {known}") from None
+
+
+def display_name(family: str, name: str) -> str:
+    """The display name of the measure ``name`` of ``family`` (``Measure.label``); a name the
+    registry does not declare under the default parameters (``P_7`` from ``-m P.7``) takes the
+    display name of its declared siblings with its own parameter (``P@7``), else stays as it
+    is."""
+    measure = REGISTRY.get((family, name))
+    if measure is not None:
+        return measure.label
+    for (fam, declared), sibling in REGISTRY.items():
+        if fam != family or not sibling.display_name or "cutoff" not in sibling.params:
+            continue
+        cutoff = str(sibling.params["cutoff"])
+        stem, own = declared[: -len(cutoff)], sibling.display_name[: -len(cutoff)]
+        if declared.endswith(cutoff) and sibling.display_name.endswith(cutoff) \
+                and name.startswith(stem) and name[len(stem):].isdigit():
+            return own + name[len(stem):]
+    return name
 
 
 ALL_MEASURES = ("all", "all_trec")

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import pandas as pd
 
 from builder.contract import SUMMARY_TOPIC, RunRead
@@ -35,9 +36,11 @@ class TaskAnalysis:
     summary_median, summary_best: per measure, the median and best of the runs' summaries.
     judgements: topic x count, what the qrels judged (``judgement_counts``).
     significance: the all-pairs tests (None: disabled, or fewer than two runs).
-    reliability: stability, error rate, ties and pool bias (None: disabled, or no run).
+    reliability: stability, error rate, ties and pool bias (None: disabled, or one run).
     pool: what the qrels judged against the runs, the judgements page (None: no run, or the
     runs were not kept).
+    ranks: per run, its rank on the official measure, competition style (``competition_ranks``).
+    duplicates: per run that has any, the other runs of the same ranking (``duplicate_runs``).
     """
 
     result: TaskResult
@@ -56,6 +59,8 @@ class TaskAnalysis:
     summary_best: pd.Series = field(default_factory=lambda: pd.Series(dtype=float))
     judgements: pd.DataFrame = field(default_factory=pd.DataFrame)
     pool: JudgementReport | None = None
+    ranks: dict[str, int] = field(default_factory=dict)
+    duplicates: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def spec(self):
@@ -64,6 +69,12 @@ class TaskAnalysis:
     @property
     def rejected(self) -> list[RunRead]:
         return self.result.inputs.rejected
+
+    def label(self, measure: str) -> str:
+        """The display name of ``measure`` (``nDCG@10`` for ``ndcg_cut_10``), from the registry."""
+        from builder.measures.registry import display_name
+
+        return display_name(self.spec.kind.family, measure)
 
     def measure_order(self) -> list[str]:
         """The task's measures in registry order, then any others by name."""
@@ -108,8 +119,10 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         order = summary[official].rename("value").reset_index()
         order["key"] = order["value"] if ascending else -order["value"]
         runs = order.sort_values(["key", "run"], kind="mergesort")["run"].tolist()
+        ranks = competition_ranks(summary[official], ascending)
     else:
         runs = sorted(summary.index)
+        ranks = {run: position for position, run in enumerate(runs, start=1)}
     metadata = {str(row["run"]): {k: str(v) for k, v in row.items()}
                 for row in inputs.metadata.to_dict("records")}
     topic_text = {str(row["topic"]): row for row in inputs.topics.to_dict("records")}
@@ -118,7 +131,8 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         median=median, best=best, metadata=metadata, topic_text=topic_text,
         extras=result.evaluation.extras if result.evaluation else {},
         summary_median=summary_median, summary_best=summary_best,
-        judgements=judgement_counts(inputs.qrels),
+        judgements=judgement_counts(inputs.qrels), ranks=ranks,
+        duplicates={} if inputs.runs_dropped else duplicate_runs(inputs.accepted),
     )
     analysis.significance = significance(analysis)
     analysis.reliability = reliability(analysis)
@@ -169,15 +183,72 @@ def pool_judgements(analysis: TaskAnalysis) -> JudgementReport | None:
                               pool_depth=None if settings is None else settings.pool_depth)
     report.pooled_stated = stated
     return report
+def competition_ranks(values: pd.Series, ascending: bool = False) -> dict[str, int]:
+    """Per run (the index of ``values``), its rank competition style ("1224"): one more than
+    the number of runs with a strictly better value, so that exactly equal scores share a rank
+    and the next rank is skipped (as the reliability page's tie ranks count). A missing value
+    ranks last."""
+    ranked = values.rank(method="min", ascending=ascending, na_option="bottom")
+    return {str(run): int(rank) for run, rank in ranked.items()}
+
+
+RANKING_IGNORED = frozenset({"run", "score", "tag", "line", "rank", "q0"})
+"""Columns of a run table that do not say what is retrieved: the ranking is the rest
+(topic and document, or topic, file and passage ...) in the order the run ranks them."""
+
+
+def ranking_positions(table: pd.DataFrame) -> np.ndarray:
+    """The positions of ``table``'s rows in the order its kind ranks them, per topic: a TREC
+    run (``doc`` and ``score``) by decreasing score, ties by decreasing document name
+    (trec_eval's ``form_res_rels.c``); any other run (INEX) in the order of its lines, as
+    inex_eval reads it."""
+    if {"doc", "score"} <= set(table.columns):
+        by, ascending = ["topic", "score", "doc"], [True, False, False]
+    else:
+        by = ["topic", "line"] if "line" in table.columns else ["topic"]
+        ascending = [True] * len(by)
+    keys = table[by].reset_index(drop=True)
+    return keys.sort_values(by, ascending=ascending, kind="mergesort").index.to_numpy()
+
+
+def duplicate_runs(reads: list[RunRead]) -> dict[str, list[str]]:
+    """Per run that has any, the other runs of ``reads`` that retrieve the same documents (or
+    passages) in the same order for every topic, whatever their tags, scores or lines.
+
+    Each row's results (without ``RANKING_IGNORED``) are hashed (``pandas.util.
+    hash_pandas_object``, 64 bits); runs whose sums of row hashes differ retrieve different
+    results and are set apart without sorting; the others are put in ranking order
+    (``ranking_positions``) and their row hashes, in that order, compared by SHA-256."""
+    import hashlib
+
+    candidates: dict[tuple[int, int], list[tuple[str, pd.DataFrame, pd.Series]]] = {}
+    for read in reads:
+        table = read.table
+        if table is None or not len(table):
+            continue
+        kept = [c for c in table.columns if c not in RANKING_IGNORED]
+        rows = pd.util.hash_pandas_object(table[kept], index=False)
+        key = (len(table), int(rows.to_numpy().sum(dtype=np.uint64)))
+        candidates.setdefault(key, []).append((read.name, table, rows))
+    groups: dict[str, list[str]] = {}
+    for members in candidates.values():
+        if len(members) < 2:
+            continue
+        for name, table, rows in members:
+            ordered = rows.to_numpy()[ranking_positions(table)]
+            groups.setdefault(hashlib.sha256(ordered.tobytes()).hexdigest(), []).append(name)
+    return {run: [other for other in group if other != run]
+            for group in groups.values() if len(group) > 1 for run in group}
 
 
 def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
     """The task's reliability analyses (``builder.stats.reliability.report``), on its accepted runs.
 
-    None when the task's ``reliability`` section disables them or no run was evaluated."""
+    None when the task's ``reliability`` section disables them or fewer than two runs were
+    evaluated (a ranking of one run has nothing to be stable or tied against)."""
     spec = analysis.spec
     evaluation = analysis.result.evaluation
-    if spec.reliability is None or evaluation is None or not analysis.runs:
+    if spec.reliability is None or evaluation is None or len(analysis.runs) < 2:
         return None
     from builder.stats.reliability.report import reliability_report
 

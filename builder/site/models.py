@@ -45,6 +45,9 @@ class Page:
     context: dict[str, Any] = field(default_factory=dict)
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    """Text files written with the page: path relative to the site root -> text (a run's
+    scores as the official program prints them)."""
 
     @property
     def root(self) -> str:

@@ -110,12 +110,15 @@ class SiteTask(TaskAnalysis):
     """A task's analysis with the file names of its pages, what the page models read.
 
     run_slugs: the file name of each run's pages; read_slugs: of each read's validation page
-    (a second file claiming a taken run name gets its own); topic_slugs: of each topic's page.
+    (a second file claiming a taken run name gets its own); topic_slugs: of each topic's page;
+    published_runs: where each published run file is.
     """
 
     run_slugs: dict[str, str] = field(default_factory=dict)
     read_slugs: list[str] = field(default_factory=list)
     topic_slugs: dict[str, str] = field(default_factory=dict)
+    published_runs: dict[str, str] = field(default_factory=dict)
+    """Run -> its submitted file as published (``publish_inputs``), from the site root."""
 
     @classmethod
     def of(cls, analysis: TaskAnalysis) -> SiteTask:

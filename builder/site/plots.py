@@ -98,6 +98,10 @@ def recall_precision(run: str, levels: Sequence[float], precision: Sequence[floa
     return Figure("figure-recall-precision", label, data, layout)
 
 
+UNIT_TICKS = [0, 0.2, 0.4, 0.6, 0.8, 1]
+"""The ticks of an axis from 0 to 1 (recall, precision, fallout)."""
+
+
 def per_topic_curve(figure_id: str, run: str, curves: Sequence[tuple[str, list, list]],
                     x_title: str, y_title: str, shape: str, note: str = "") -> Figure:
     """One curve per topic, ``curves`` = (topic, x, y), shown one at a time: a topic menu
@@ -112,6 +116,10 @@ def per_topic_curve(figure_id: str, run: str, curves: Sequence[tuple[str, list, 
     layout = _layout(x_title, y_title, showlegend=False)
     layout["xaxis"]["range"] = [-0.03, 1.02]  # the two axes' "0" labels apart
     layout["yaxis"]["range"] = [0, 1.02]
+    # Ticks at every fifth from 0 to 1 whatever the width: on a printed page plotly's own
+    # choice stopped the recall axis at 0.8.
+    for axis in ("xaxis", "yaxis"):
+        layout[axis]["tickvals"] = UNIT_TICKS
     layout["updatemenus"] = [{"buttons": buttons, "direction": "down", "x": 1.0, "y": 1.12,
                               "xanchor": "right", "yanchor": "bottom", "showactive": True}]
     layout["margin"] = {**layout["margin"], "t": 50}

@@ -45,7 +45,8 @@ def environment(templates: Path = TEMPLATES):
 
 
 def render_pages(env, pages: Iterable[Page], out: Path, site: dict[str, Any]) -> int:
-    """Write every page and its tables' CSVs under ``out``; return the number of pages."""
+    """Write every page, its tables' CSVs and its files under ``out``; return the number of
+    pages."""
     written = 0
     made: set[Path] = set()
     for page in pages:
@@ -63,5 +64,7 @@ def render_pages(env, pages: Iterable[Page], out: Path, site: dict[str, Any]) ->
         for table in page.tables:
             if table.csv and table.has_rows:  # an empty table is not shown, nor its CSV linked
                 (out / table.csv).write_text(table.csv_text(), encoding="utf-8")
+        for path, text in page.files.items():
+            (out / path).write_text(text, encoding="utf-8")
         written += 1
     return written

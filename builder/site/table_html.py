@@ -14,6 +14,11 @@ from markupsafe import Markup, escape
 from builder.site.tables import Cell, Table
 
 _SPECIAL = re.compile("[&<>\"']")
+_SEPARATOR = re.compile(r"([_.-])(?=[^\s])")
+"""A separator inside a name (``sab20.1.meta_docs``): the name heading a row of a table with
+controls may wrap after it (``<wbr>``) on a narrow screen rather than inside a word."""
+WRAPPED_NAME = 12
+"""Names (texts without a space) longer than this many characters are given those breaks."""
 
 
 def _escaped(text: str) -> str:
@@ -35,6 +40,9 @@ def table_rows(table: Table, root: str) -> Markup:
             (False, True): ('<td class="num">', "</td>"),
             (False, False): ("<td>", "</td>")}
     special = _SPECIAL.search
+    # The row names of a table that scrolls under a pinned name column (the leaderboard):
+    # a long one wraps at its separators on a phone.
+    wrap_names = table.controls is not None
     lines = []
     for row in table.rows:
         cells = []
@@ -42,6 +50,8 @@ def table_rows(table: Table, root: str) -> Markup:
             opening, closing = tags[index == header, numeric]
             if special(text):  # inline rather than _escaped: this runs for every cell
                 text = escape(text)
+            if wrap_names and index == header and len(text) > WRAPPED_NAME and " " not in text:
+                text = _SEPARATOR.sub(r"\1<wbr>", str(text))
             if href:  # a page of the site, from the root; a web address as it is
                 base = "" if href.startswith(("https://", "http://")) else prefix
                 text = f'<a href="{base}{_escaped(href)}">{text}</a>'

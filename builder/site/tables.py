@@ -10,7 +10,7 @@ import csv
 import io
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -56,6 +56,9 @@ class Table:
     """A captioned table; the cell at ``row_header`` in each row heads its row (None: no header).
 
     ``csv`` is the table's CSV file, relative to the site root, written next to the page.
+    ``official``: per column, the official program's name of the measure it shows ("" for
+    other columns; empty: none): the column's header in the CSV and its tooltip on the page,
+    where the header shows the measure's display name.
     """
 
     id: str
@@ -66,6 +69,13 @@ class Table:
     row_header: int | None = 0
     note: str = ""
     controls: TableControls | None = None
+    official: list[str] = field(default_factory=list)
+
+    @property
+    def headers(self) -> list[tuple[str, str]]:
+        """(header, tooltip) per column: the tooltip the official name of a measure's column,
+        else empty."""
+        return list(zip(self.columns, self.official or [""] * len(self.columns)))
 
     @property
     def has_rows(self) -> bool:
@@ -76,7 +86,8 @@ class Table:
     def csv_text(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
+        writer.writerow([name or column for column, name in
+                         zip(self.columns, self.official or [""] * len(self.columns))])
         writer.writerows([cell.text for cell in row] for row in self.rows)
         return out.getvalue()
 

@@ -20,7 +20,13 @@ from builder.site.assets import copy_assets
 from builder.site.manifest import input_roles, manifest, write_checksums, write_manifest
 from builder.site.models import Page, SiteBuild
 from builder.site.pages import PAGES
-from builder.site.pages.downloads import Download, listing, task_downloads, write_download
+from builder.site.pages.downloads import (
+    Download,
+    listing,
+    published_runs,
+    task_downloads,
+    write_download,
+)
 from builder.site.parallel import Cost, Job, run_jobs, signals_deferred
 from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
@@ -84,9 +90,9 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
         "site_url": site.config.site_url,
     }
     env = environment()
+    files = {a.spec.id: task_downloads(a, site) for a in analyses}
+    analyses = [replace(a, published_runs=published_runs(files[a.spec.id])) for a in analyses]
     build = SiteBuild(site, analyses, out)
-    files = {a.spec.id: task_downloads(a, site)
-             for a in analyses}
     count = run_jobs(_jobs(build, files, env, context, when), processes)
     listed = replace(build, downloads={task: listing(written, out)
                                        for task, written in files.items()})

@@ -37,18 +37,46 @@ window.AppendixFigures = (function () {
 // those of a hidden view once it is shown; a measure switch shows one view of each group.
 (function () {
   "use strict";
-  var NARROW = 600;        // px: below this, a long category axis drops its names
-  var MANY_NAMES = 30;
+  var LABEL_PX = 13;       // px a category name needs across a bar chart's axis
+  var CELL_PX = 5;         // px below which a heatmap's cells cannot be told apart
+  // A bar chart with more categories than its width can name (143 runs) is drawn as
+  // horizontal bars, one named row each, best first from the top.
+  function horizontal(figure, width) {
+    var trace = figure.data[0];
+    var names = trace.x;
+    if (trace.type !== "bar" || names.length * LABEL_PX <= width) { return false; }
+    var xaxis = figure.layout.xaxis, yaxis = figure.layout.yaxis;
+    figure.data = [Object.assign({}, trace, { x: trace.y, y: names, orientation: "h" })];
+    figure.layout.xaxis = Object.assign({}, yaxis, { automargin: true });
+    figure.layout.yaxis = Object.assign({}, xaxis, {
+      type: "category", autorange: "reversed", tickangle: 0, dtick: 1, automargin: true,
+      tickfont: { size: 11 }, showticklabels: true, side: "left" });
+    figure.layout.height = names.length * LABEL_PX + 120;
+    return true;
+  }
+  // A matrix of more runs than the width can show as cells is not drawn: a note says where
+  // its content is as lists (the top group below, each run page's comparisons).
+  function tooLarge(area, figure) {
+    var trace = figure.data[0];
+    if (trace.type !== "heatmap" || area.clientWidth / trace.x.length >= CELL_PX) { return false; }
+    var note = document.createElement("p");
+    note.className = "figure-note";
+    note.textContent = "The matrix of " + trace.x.length + " runs is too large for this screen " +
+      "(seen on a wider one or printed). The runs not significantly different from the top " +
+      "run are listed below; each run's page lists the runs it differs from.";
+    area.parentNode.insertBefore(note, area);
+    area.hidden = true;
+    return true;
+  }
   function draw(area) {
-    if (area.getAttribute("data-drawn")) { return; }
+    if (area.getAttribute("data-drawn") || area.getAttribute("data-skipped")) { return; }
     var figure = JSON.parse(document.getElementById(area.getAttribute("data-figure")).textContent);
-    var axis = figure.layout.xaxis;
-    var names = figure.data.length ? figure.data[0].x : null;
-    if (area.clientWidth < NARROW && axis && axis.type === "category" && names &&
-        names.length > MANY_NAMES && figure.data[0].type !== "heatmap") {
-      // On a phone 143 run names cannot be read; the table below names every bar.
-      axis.showticklabels = false;
-      figure.layout.margin = Object.assign({}, figure.layout.margin, { b: 40 });
+    if (figure.data.length && tooLarge(area, figure)) {
+      area.setAttribute("data-skipped", "too large");
+      return;
+    }
+    if (figure.data.length && figure.layout.xaxis && figure.layout.xaxis.type === "category") {
+      horizontal(figure, area.clientWidth);
     }
     Plotly.newPlot(area, figure.data, figure.layout, { displayModeBar: false, responsive: true });
     area.setAttribute("data-drawn", "true");
@@ -87,10 +115,18 @@ window.AppendixFigures = (function () {
     selects[k].addEventListener("change", function (event) { switchTo(event.target.value); });
   }
   drawVisible();
-  // Printed, a figure takes the width of the printed page, not that of the screen.
-  function fitAll() {
+  // Printed, a figure takes the width of the printed page, not that of the screen: at most
+  // PRINT_WIDTH, the printable width of A4 (and of US Letter) at the stylesheet's margins,
+  // whatever width the page was laid out at when printing began; back on screen, the width
+  // of its place again.
+  var PRINT_WIDTH = 680;   // px: 210 mm - 2 x 14 mm = 182 mm = 688 px
+  function fitAll(event) {
+    var printing = event && (event.type === "beforeprint" || event.matches === true);
     var drawn = document.querySelectorAll("[data-drawn]");
-    for (var i = 0; i < drawn.length; i += 1) { Plotly.Plots.resize(drawn[i]); }
+    for (var i = 0; i < drawn.length; i += 1) {
+      var width = Math.min(PRINT_WIDTH, drawn[i].clientWidth || PRINT_WIDTH);
+      Plotly.relayout(drawn[i], printing ? { width: width } : { width: null, autosize: true });
+    }
   }
   var print = window.matchMedia("print");
   if (print.addEventListener) { print.addEventListener("change", fitAll); }

@@ -55,6 +55,8 @@
   }
 
   // The tested pair (a, b) of a measure, as a - b: flipped when it was stored as (b, a).
+  // The name a measure is shown under (its display name; the official one in the data).
+  function label(measure) { return (data.labels && data.labels[measure]) || measure; }
   function pairTest(measure, a, b) {
     var tests = data.tests[measure];
     if (!tests) { return null; }
@@ -78,7 +80,7 @@
       var row = document.createElement("tr");
       var means = data.means[measure];
       var test = pairTest(measure, a, b);
-      cell(row, measure + (measure === data.official ? " (official)" : ""), { header: true });
+      cell(row, label(measure) + (measure === data.official ? " (official)" : ""), { header: true });
       cell(row, fixed(means[a]), { numeric: true });
       cell(row, fixed(means[b]), { numeric: true });
       if (test) {
@@ -125,6 +127,7 @@
   }
 
   function drawFigures(measure, a, b, rows) {
+    var name = label(measure);
     var nameA = data.runs[a], nameB = data.runs[b];
     var top = 0;
     rows.forEach(function (r) { top = Math.max(top, r.a, r.b); });
@@ -137,14 +140,14 @@
         hovertemplate: figures.markup("topic %{text}<br>A %{x:.4f}<br>B %{y:.4f}<extra></extra>"),
         marker: { size: 8, color: rows.map(function (r) { return colour(r.d); }) } }
     ];
-    var square = layout(measure + " of A (" + nameA + ")", measure + " of B (" + nameB + ")");
+    var square = layout(name + " of A (" + nameA + ")", name + " of B (" + nameB + ")");
     square.xaxis.range = [0, top];
     square.yaxis.range = [0, top];
     var scatterArea = document.getElementById("pair-scatter");
     figures.react(scatterArea, scatter, square);
     var better = rows.filter(function (r) { return r.d > 0; }).length;
     var worse = rows.filter(function (r) { return r.d < 0; }).length;
-    scatterArea.setAttribute("aria-label", "Scatter plot of " + measure + " per topic, run " +
+    scatterArea.setAttribute("aria-label", "Scatter plot of " + name + " per topic, run " +
       nameA + " across and run " + nameB + " up: " + nameA + " higher on " + better +
       " topics, " + nameB + " higher on " + worse + ", equal on " +
       (rows.length - better - worse) + ". The largest differences are in the table below.");
@@ -154,12 +157,12 @@
       y: sorted.map(function (r) { return r.d; }),
       marker: { color: sorted.map(function (r) { return colour(r.d); }) },
       hovertemplate: figures.markup("topic %{x}<br>A − B %{y:+.4f}<extra></extra>") }];
-    var barLayout = layout("Topic (sorted by the difference)", measure + ": A − B");
+    var barLayout = layout("Topic (sorted by the difference)", name + ": A − B");
     barLayout.xaxis.type = "category";
     barLayout.xaxis.showticklabels = sorted.length <= 60;
     var differenceArea = document.getElementById("pair-differences");
     figures.react(differenceArea, bars, barLayout);
-    differenceArea.setAttribute("aria-label", "Bar chart of " + measure + " of " + nameA +
+    differenceArea.setAttribute("aria-label", "Bar chart of " + name + " of " + nameA +
       " minus " + nameB + " per topic over " + rows.length + " topics, largest first.");
   }
 
@@ -203,7 +206,7 @@
     drawFigures(measure, a, b, rows);
     drawTopics(rows);
     document.getElementById("pair-status").textContent =
-      "Showing run " + data.runs[a] + " against run " + data.runs[b] + " on " + measure + ".";
+      "Showing run " + data.runs[a] + " against run " + data.runs[b] + " on " + label(measure) + ".";
   }
 
   function choose() {

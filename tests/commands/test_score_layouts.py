@@ -7,10 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from builder.cli.commands.evaluate import TrecLayout
-from builder.cli.layouts import scores as score_layouts
-from builder.cli.layouts.scores import csv_text, fixed_texts, trec_text, tsv_text
 from builder.contract import SUMMARY_TOPIC
+from builder.pipeline.layouts import scores as score_layouts
+from builder.pipeline.layouts.official import TrecLayout
+from builder.pipeline.layouts.scores import csv_text, fixed_texts, trec_text, tsv_text
 
 ODD_VALUES = [0.0, -0.0, 0.00005, 0.00015, 0.12345, 0.99995, 1.00005, 2.5e-5, 1e-9, 12345.6789,
               999999.99995, 1e6, 1e12, -0.00004, -1.23456, np.nan, np.inf, -np.inf, 5e-324]

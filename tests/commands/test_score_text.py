@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 
-from builder.cli.layouts.text import float_texts, joined_lines
+from builder.pipeline.layouts.text import float_texts, joined_lines
 
 
 def test_float_texts_equal_repr_at_every_magnitude():

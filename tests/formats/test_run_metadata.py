@@ -18,7 +18,8 @@ def test_csv_metadata_with_aliases_and_line_numbers(tmp_path):
     path = tmp_path / "runs.csv"
     path.write_text(CSV)
     table, findings = read_run_metadata(path)
-    assert table.columns.tolist() == ["run", "team", "description", "type", "report"]
+    # the file's order, under the recognised names
+    assert table.columns.tolist() == ["run", "team", "type", "description", "report"]
     assert table["run"].tolist() == ["r1", "r2", "r3"]
     assert table.iloc[0].to_dict() == {"run": "r1", "team": "Team A", "description": "BM25, stemmed",
                                        "type": "automatic", "report": "r1.pdf"}

@@ -61,3 +61,22 @@ def test_aggregations():
     assert Aggregation.COUNT.finish(total, num_q).tolist() == [2, 0]
     logs = Aggregation.GMEAN.terms(np.array([0.25, 0.0])).sum()
     assert Aggregation.GMEAN.finish(logs, 2) == pytest.approx((0.25 * 0.00001) ** 0.5)
+
+
+def test_display_names_are_declared_with_the_measures_and_follow_cutoffs():
+    """The names the site shows (nDCG@10, P@5, MAP, R-prec, iP[0.10]) come from the registry;
+    a measure asked for with other parameters (``-m P.7``) follows its declared siblings; a
+    measure without a display name keeps its official one."""
+    import builder.measures  # noqa: F401  (every family registered)
+    from builder.measures.registry import display_name, get
+
+    assert get("adhoc", "ndcg_cut_10").label == "nDCG@10"
+    assert get("adhoc", "map").label == "MAP"
+    assert get("adhoc", "bpref").display_name == "" or get("adhoc", "bpref").label == "bpref"
+    assert display_name("adhoc", "P_5") == "P@5"
+    assert display_name("adhoc", "P_7") == "P@7"
+    assert display_name("adhoc", "iprec_at_recall_0.10") == "iP[0.10]"
+    assert display_name("adhoc", "Rprec") == "R-prec"
+    assert display_name("focused", "iP[0.01]") == "iP[0.01]"
+    assert display_name("in-context", "MAgP") == "MAgP"
+    assert display_name("adhoc", "no_such_measure") == "no_such_measure"

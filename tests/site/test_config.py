@@ -126,12 +126,14 @@ def test_the_repository_demo_config_is_valid():
     assert len(site.tasks[0].run_files) >= 12
 
 
-def test_significance_defaults_to_randomization_holm_on_the_official_measure(tmp_path):
+def test_significance_defaults_to_randomization_holm_on_every_shown_measure(tmp_path):
     task = load_config(write_campaign(tmp_path, VALID)).tasks[0]
     settings = task.significance
     assert (settings.test, settings.correction, settings.alpha, settings.resamples) == (
         "randomization", "holm", 0.05, 10_000)
-    assert task.significance_measures == ("MAiP",)
+    # the official measure first, then the task's shown measures with per-topic values
+    assert task.significance_measures[0] == task.official_measure == "MAiP"
+    assert set(task.significance_measures) == {task.official_measure, *task.measures}
 
 
 def test_a_task_overrides_the_campaign_significance_key_by_key(tmp_path):

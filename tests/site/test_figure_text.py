@@ -156,4 +156,4 @@ def test_the_pair_of_hostile_runs_is_titled_as_written(hostile_site: Path, visit
                  f"#a={quote(a, safe='')}&b={quote(b, safe='')}")
     seen.page.wait_for_selector("#pair-scatter svg.main-svg")
     titles = seen.page.locator("#pair-scatter .g-xtitle, #pair-scatter .g-ytitle")
-    assert sorted(titles.all_text_contents()) == [f"map of A ({a})", f"map of B ({b})"]
+    assert sorted(titles.all_text_contents()) == [f"MAP of A ({a})", f"MAP of B ({b})"]

@@ -52,7 +52,7 @@ def test_leaderboard_follows_the_evaluators_official_order(demo_site: Path, eval
     assert [row[1] for row in rows] == evaluator_order
     header = home.split('<table id="leaderboard-focused">', 1)[1].split("</thead>", 1)[0]
     for measure in ("iP[0.00]", "iP[0.01]", "iP[0.05]", "iP[0.10]", "MAiP"):
-        assert f"<th scope=\"col\">{measure}</th>" in header
+        assert f"<th scope=\"col\" title=\"{measure}\">{measure}</th>" in header
 
 
 def test_overlapping_run_is_listed_with_its_lines(demo_site: Path):

@@ -44,15 +44,15 @@ def test_a_column_header_sorts_the_rows_as_numbers(covid_site: Path, visit: Any,
     page = seen.page
     values = [int(row["num_rel_ret"]) for row in board]
     assert sorted(values, reverse=True) != values  # the rank order is not that column's order
-    _sort_button(page, "num_rel_ret").click()
-    shown = [int(v) for v in _column(page, "num_rel_ret")]
+    _sort_button(page, "Relevant retrieved").click()
+    shown = [int(v) for v in _column(page, "Relevant retrieved")]
     assert shown == sorted(values, reverse=True)
     # numerically, not as text: 999 below 1000 (as text "999" > "1000")
     assert sorted(map(str, values), reverse=True) != [str(v) for v in shown]
-    header = page.locator(f"{BOARD} thead th").filter(has_text="num_rel_ret").first
+    header = page.locator(f"{BOARD} thead th").filter(has_text="Relevant retrieved").first
     assert header.get_attribute("aria-sort") == "descending"
-    _sort_button(page, "num_rel_ret").click()
-    assert [int(v) for v in _column(page, "num_rel_ret")] == sorted(values)
+    _sort_button(page, "Relevant retrieved").click()
+    assert [int(v) for v in _column(page, "Relevant retrieved")] == sorted(values)
     assert header.get_attribute("aria-sort") == "ascending"
     _sort_button(page, "Team").click()
     teams = _column(page, "Team")
@@ -163,7 +163,8 @@ def test_the_keyboard_drives_the_controls(covid_site: Path, visit: Any, board) -
     page.keyboard.press("Tab")
     page.keyboard.press("Space")  # the best-run-per-team checkbox
     assert _column(page, "Run") == [next(r["Run"] for r in board if r["Team"] == "sabir")]
-    for _ in range(4):  # the scrolling region, then the header buttons: Rank, Run, Team
+    # the scrolling region, then the header buttons: Rank, Run, nDCG@10, Top group, Team
+    for _ in range(6):
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('th').textContent.trim()") == "Team"
     page.keyboard.press("Enter")
@@ -213,9 +214,34 @@ def test_the_topics_list_sorts_by_difficulty(covid_site: Path, visit: Any) -> No
                     .map(r => r.cells[index].textContent.trim());
             }""", name)
 
-    best = "Best ndcg_cut_10"
+    best = "Best nDCG@10"
     before = [float(v) for v in column(best)]
     assert len(before) == 30 and sorted(before) != before
     page.locator("#topics thead th").filter(has_text=best).first.locator("button").click()
     assert [float(v) for v in column(best)] == sorted(before, reverse=True)
     assert seen.console_errors == [] and seen.remote_requests() == []
+
+
+def test_measure_headers_show_display_names_with_the_official_ones_as_tooltips(
+        covid_site: Path, visit: Any) -> None:
+    """The page's headers read nDCG@10, P@5 ...; each one's tooltip and the CSV's header give
+    the official program's name, column by column."""
+    from builder.measures.registry import get
+
+    page = visit(covid_site / "index.html").page
+    headers = page.evaluate(f"""() => [...document.querySelectorAll('{BOARD} thead th')]
+        .map(th => [th.textContent.trim(), th.getAttribute('title')])""")
+    with open(covid_site / "index.leaderboard-covid.csv", newline="", encoding="utf-8") as f:
+        csv_header = next(csv.reader(f))
+    assert len(headers) == len(csv_header)
+    measures = 0
+    for (shown, tooltip), official in zip(headers, csv_header):
+        if tooltip is None:
+            assert shown == official
+            continue
+        measures += 1
+        assert tooltip == official and shown == get("adhoc", official).label
+    assert measures == 5
+    # the official measure right after the run, in view on a phone
+    assert headers[2] == ["nDCG@10", "ndcg_cut_10"]
+    assert "ndcg_cut_10" not in page.locator("main").inner_text()

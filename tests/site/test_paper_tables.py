@@ -45,7 +45,7 @@ def test_latex_leaderboard_is_a_booktabs_table_of_every_run(demo_site: Path):
 def test_markdown_leaderboard_escapes_names_and_marks_the_top_group(demo_site: Path):
     md = (demo_site / "adhoc" / "downloads" / "leaderboard.md").read_text()
     lines = [line for line in md.splitlines() if line.startswith("|")]
-    assert lines[0].startswith("| Rank | Run | Team | map |")
+    assert lines[0].startswith("| Rank | Run | Team | MAP | P@10 | R-prec |")
     assert len(lines) == 2 + len(_summary(demo_site))
     assert "&lt;script&gt;" in md and "<script>" not in md
     daggers = [re.split(r" \| ", line)[1].removesuffix(" †") for line in lines[2:] if " † |" in line]
@@ -84,4 +84,9 @@ def test_publish_inputs_archives_every_input_with_its_sha256(tmp_path: Path):
                 and "rejected: <strong" in page), name
     for href, digest in listed.items():
         assert hashlib.sha256((site / href).read_bytes()).hexdigest() == digest
+    # each run page links its published file
+    linked = sorted(href for page in (site / "adhoc" / "runs").glob("*.html")
+                    for href in re.findall(r'href="\.\./\.\./(adhoc/downloads/inputs/runs/[^"]+)"',
+                                           page.read_text()))
+    assert linked == sorted(f"adhoc/downloads/inputs/runs/{p.name}.gz" for p in runs)
     assert published_leaks(site, [site, ROOT, tmp_path]) == []

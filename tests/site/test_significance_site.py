@@ -18,10 +18,16 @@ from tests.site.conftest import DEMO_CONFIG
 SETTINGS_TEXT = ["randomization test", "alpha = 0.05", "B = 10,000", "Holm correction"]
 
 
+TESTED = ["map", "P_10", "Rprec"]
+"""The demo's ad hoc task tests its official measure and, by default, its shown ones."""
+
+
 @pytest.fixture(scope="module")
 def pairs(demo_site: Path) -> pd.DataFrame:
-    return pd.read_csv(demo_site / "adhoc" / "downloads" / "significance.csv",
-                       keep_default_na=False)
+    """The pairs tested on the official measure (map)."""
+    every = pd.read_csv(demo_site / "adhoc" / "downloads" / "significance.csv",
+                        keep_default_na=False)
+    return every[every["measure"] == "map"]
 
 
 def _text(page: Path) -> str:
@@ -35,14 +41,15 @@ def test_the_download_equals_appendix_compare_on_the_same_runs(demo_site, capsys
     settings = task.significance
     capsys.readouterr()
     status = main(["compare", str(task.qrels), *[str(r.path) for r in inputs.accepted],
-                   "--task", "adhoc", "--measure", "map", "--test", settings.test,
+                   "--task", "adhoc", *(f"--measure={m}" for m in TESTED),
+                   "--test", settings.test,
                    "--correction", settings.correction, "--alpha", str(settings.alpha),
                    "--B", str(settings.resamples), "--seed", str(settings.seed),
                    "--format", "csv"])
     assert status == 0
     printed = capsys.readouterr().out
     download = (demo_site / "adhoc" / "downloads" / "significance.csv").read_text()
-    assert printed.count("\n") == 1 + 14 * 13 // 2
+    assert printed.count("\n") == 1 + len(TESTED) * 14 * 13 // 2
     assert download == printed
 
 
@@ -52,7 +59,8 @@ def test_the_seed_and_settings_are_in_the_manifest(demo_site):
     recorded = manifest["significance"]["adhoc"]
     assert recorded["seed"] == settings.seed
     assert (recorded["test"], recorded["resamples"], recorded["measures"]) == (
-        "randomization", 10_000, ["map"])
+        "randomization", 10_000, TESTED)
+    assert recorded["correction"] == "holm"
 
 
 def test_every_page_with_a_result_states_the_settings(demo_site):
@@ -109,3 +117,18 @@ def test_each_run_page_lists_better_worse_and_indistinguishable_runs_as_the_csv(
         assert _names(worse) == expected_worse, run
         assert _names(same) == others - expected_better - expected_worse, run
         assert page.stat().st_size < 100_000
+
+
+def test_the_reader_chooses_the_measure_of_the_tests(demo_site: Path, visit) -> None:
+    """Every shown measure is tested at build time; the significance page and the compare
+    page offer each of them, under its display name."""
+    page = visit(demo_site / "adhoc" / "significance.html").page
+    select = page.locator("select[data-measure-switch]")
+    assert select.locator("option").all_inner_texts() == ["MAP (official)", "P@10", "R-prec"]
+    assert page.locator("[data-measure-view]:not([hidden]) h2").inner_text() == "MAP"
+    select.select_option("1")
+    shown = page.locator("[data-measure-view]:not([hidden])")
+    assert shown.locator("h2").inner_text() == "P@10"
+    shown.locator(".plot-area[data-drawn] .main-svg").first.wait_for()
+    compare = visit(demo_site / "adhoc" / "compare.html").page
+    assert compare.locator("#pair-measure option").all_inner_texts() == ["MAP", "P@10", "R-prec"]

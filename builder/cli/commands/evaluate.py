@@ -15,12 +15,15 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.cli.scale import add_scale_arguments, scale_of
 from builder.cli.task_options import add_task_arguments, exit_status, task_of
 from builder.contract import SUMMARY_TOPIC
+
+if TYPE_CHECKING:
+    from builder.pipeline.layouts.official import TrecLayout
 
 EXIT_STATUS = """\
   0    every run was evaluated
@@ -63,22 +66,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_scale_arguments(parser)
 
 
-@dataclass(frozen=True)
-class TrecLayout:
-    """What trec_eval prints: per-topic lines (-q), among them only ``answered`` topics (the
-    releases before 10.0 leave out, under -c -q, the topics a run did not answer), the runid
-    line (when ``runid`` is asked for), the summary (not with -n)."""
-
-    per_topic: bool = False
-    answered: frozenset[tuple[str, str]] | None = None
-    """The (run, topic) printed per topic; None: all of them."""
-    runid: bool = True
-    summary: bool = True
-
-
 def run(args: argparse.Namespace) -> int:
     from builder.findings import sort_findings
     from builder.pipeline.execution.cluster import SchedulerError
+    from builder.pipeline.layouts.official import TrecLayout, answered_topics, without_empty_runs
     from builder.pipeline.scoring import evaluate_plan, plan_measures
     from builder.pipeline.stages import InputError, read_task, validate_task
 
@@ -105,9 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if evaluated is not None:
         scores = evaluated.scores
         adhoc = task.kind.name == "adhoc"
-        answered = _answered(evaluated, task.options) if adhoc else None
+        answered = answered_topics(scores, task.options, evaluated.extras) if adhoc else None
         if adhoc and (not task.options.complete or answered is not None):
-            scores, empty = _without_empty_runs(scores, answered)
+            scores, empty = without_empty_runs(scores, answered)
             for name in empty:
                 # trec_eval stops with exit code 7 on such a run.
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
@@ -134,32 +125,6 @@ def run(args: argparse.Namespace) -> int:
     return code
 
 
-def _without_empty_runs(scores, answered: frozenset[tuple[str, str]] | None = None):
-    """Scores without the runs that answered no judged topic (``num_q`` 0, or none of
-    ``answered``: trec_eval 9.0.8 stops so under -c too), and their names."""
-    count = scores[(scores["measure"] == "num_q") & (scores["topic"] == SUMMARY_TOPIC)]
-    empty = set(count.loc[count["value"] == 0, "run"])
-    if answered is not None:
-        empty |= set(scores["run"].unique()) - {run for run, _ in answered}
-    return scores[~scores["run"].isin(empty)], sorted(empty)
-
-
-def _answered(evaluation, options) -> frozenset[tuple[str, str]] | None:
-    """The (run, topic) trec_eval prints per topic: all of them, but under -c only those with
-    results (however -J or -M 0 empties them) for releases before 10.0."""
-    from builder.measures.adhoc.trec_eval.profiles import profile_of
-
-    if profile_of(getattr(options, "profile", None)).prints_skipped_topics \
-            or not options.complete:
-        return None
-    if "answered" in evaluation.extras:
-        rows = evaluation.extras["answered"]
-        return frozenset(zip(rows["run"], rows["topic"]))
-    scores = evaluation.scores  # an evaluation in batches keeps no extra: results, after -J
-    rows = scores[(scores["measure"] == "num_ret") & (scores["value"] > 0)]
-    return frozenset(zip(rows["run"], rows["topic"]))
-
-
 def _relstrings(evaluation, scores, names: list[str]):
     """trec_eval's relstring rows asked for (``-m relstring``, ``all_trec``) of the (run,
     topic) whose rows the table has, or None: text, printed per topic by the trec layout only.
@@ -180,8 +145,8 @@ def _relstrings(evaluation, scores, names: list[str]):
 
 def _render(scores, names: list[str], integral: set[str], args: argparse.Namespace,
             layout: TrecLayout, texts=None) -> Iterator[str]:
-    """The output, a slice of rows at a time (``builder.cli.layouts.scores``)."""
-    from builder.cli.layouts.scores import csv_text, trec_text, tsv_text
+    """The output, a slice of rows at a time (``builder.pipeline.layouts.scores``)."""
+    from builder.pipeline.layouts.scores import csv_text, trec_text, tsv_text
 
     if args.format == "trec":
         return trec_text(scores, names, integral, layout, texts)

@@ -124,6 +124,7 @@ BIN_G = single_value_measure(
     "Binary G: sum over relevant retrieved of 1 / log2(2 + non-relevant or unjudged above "
     "it), divided by R.",
     f"{TREC_EVAL} m_binG.c (experimental)",
+    display_name="binG",
 )
 
 
@@ -152,6 +153,7 @@ G = single_value_measure(
     "+ 1 per rank beyond P (P = documents of positive gain); divided by the total ideal "
     "gain. Gain = qrels relevance value, or as G.1=3.5,2=9 gives it.",
     f"{TREC_EVAL} m_G.c (experimental)",
+    display_name="G",
 )
 
 
@@ -170,6 +172,7 @@ NDCG = single_value_measure(
     "nDCG (Jarvelin & Kekalainen 2002), gain = qrels relevance value, discount "
     "log2(rank+1), ideal ranking from all judged documents.",
     f"{cite('jarvelin2002')}; {TREC_EVAL} m_ndcg.c",
+    display_name="nDCG",
 )
 
 
@@ -191,6 +194,7 @@ NDCG_REL = single_value_measure(
     "nDCG averaged over the P documents of positive gain: DCG(r) / IDCG(min(r, P)) at each "
     "one retrieved (rank r), DCG(N) / IDCG(P) for each one missed; divided by P.",
     f"{TREC_EVAL} m_ndcg_rel.c (experimental)",
+    display_name="nDCG (rel)",
 )
 
 
@@ -221,6 +225,7 @@ RNDCG = single_value_measure(
     "nDCG averaged at the R levels: DCG(c) / IDCG(c) at each c where the ideal gain drops "
     "(last c = P), plus DCG(N) / IDCG(P) when N > P + 1; 0 when R = 0.",
     f"{TREC_EVAL} m_Rndcg.c (experimental)",
+    display_name="R-nDCG",
 )
 
 
@@ -254,4 +259,5 @@ def ndcg_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
 NDCG_CUT = measure_at_cutoffs(
     "ndcg_cut", ndcg_at, "nDCG over the first {k} documents.", f"{TREC_EVAL} m_ndcg_cut.c",
     reads_top_k=True,
+    display_name="nDCG@{k}",
 )

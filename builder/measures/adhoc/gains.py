@@ -62,6 +62,7 @@ RBP = single_value_measure(
     "exceeds 1.",
     f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp.c",
     params={"p": RBP_PERSISTENCE},
+    display_name="RBP",
 )
 
 
@@ -87,4 +88,5 @@ RBP_RESID = single_value_measure(
     "unjudged.",
     f"{MOFFAT_ZOBEL}; {TREC_EVAL_10} m_rbp_resid.c",
     params={"p": RBP_PERSISTENCE},
+    display_name="RBP residual",
 )

@@ -124,15 +124,18 @@ ERR = measure_at_cutoffs(
     "Expected reciprocal rank over the first {k}: sum of R_i / i x prod_(j<i) (1 - R_j), "
     "R_i = (2^grade - 1) / 16, grades capped at 4.",
     f"{CHAPELLE}, eq. 4; {GDEVAL}",
+    display_name="ERR@{k}",
 )
 NERR = measure_at_cutoffs(
     "nerr@", normalised_err,
     "err@{k} divided by the err@{k} of the ideal ranking (judged grades, best first).",
     f"{CHAPELLE}, normalised by the ideal ranking",
+    display_name="nERR@{k}",
 )
 NDCG = measure_at_cutoffs(
     "ndcg@", gdeval_ndcg,
     "nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as "
     "gdeval computes it (grades capped at 4).",
     f"Burges et al., ICML 2005; {GDEVAL}",
+    display_name="nDCG@{k} (10.0)",
 )

@@ -48,6 +48,7 @@ BPREF = single_value_measure(
     "non-relevant), averaged over the relevant documents.",
     f"{cite('buckley2004')}; {TREC_EVAL} m_bpref.c",
     differs="Negative qrels relevance counts neither as relevant nor as judged non-relevant.",
+    display_name="bpref",
 )
 
 
@@ -62,6 +63,7 @@ GM_BPREF = single_value_measure(
     "Geometric mean over topics of bpref, each floored at 0.00001.",
     f"{TREC_EVAL} m_gm_bpref.c",
     aggregation=Aggregation.GMEAN,
+    display_name="GM bpref",
 )
 
 
@@ -86,6 +88,7 @@ INFAP = single_value_measure(
     "Inferred AP (Yilmaz & Aslam CIKM 2006), trec_eval's deterministic formula over judged, "
     "unjudged-in-pool and unpooled documents.",
     f"{cite('yilmaz2006')}; {TREC_EVAL} m_infap.c",
+    display_name="infAP",
 )
 
 
@@ -101,6 +104,7 @@ UNJ = measure_at_cutoffs(
     "unj", unjudged_at,
     "Fraction of the first {k} documents not judged (missing ranks count as judged).",
     f"{TREC_EVAL_10} m_unjudged.c", reads_top_k=True, higher_is_better=False,
+    display_name="Unjudged@{k}",
 )
 
 
@@ -145,4 +149,5 @@ JUDGED = measure_at_cutoffs(
     "Fraction of the first min({k}, retrieved) documents listed in the qrels (score ties "
     "broken by docno ascending, as ir_measures does).",
     "ir_measures Judged@k (MacAvaney et al.; OpenNIR)",
+    display_name="Judged@{k}",
 )

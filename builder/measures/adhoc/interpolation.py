@@ -112,6 +112,7 @@ IPREC_AT_RECALL = trec_measure(
         f"{TREC_BOOK}, interpolated recall-precision table; trec_eval 8.1",
         params={"recall": float(level)},
         differs=INTERPOLATION_DIFFERS,
+        display_name=f"iP[{level}]",
     ) for level in RECALL_LEVELS),
 )
 
@@ -152,4 +153,5 @@ ELEVEN_POINT_AVERAGE = single_value_measure(
     "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
     f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
     differs=INTERPOLATION_DIFFERS,
+    display_name="11-pt average",
 )

@@ -39,6 +39,7 @@ MAP = single_value_measure(
     "map", average_precision,
     "Average precision: sum of precision at each relevant retrieved rank, divided by R.",
     f"{TREC_BOOK}, average precision; {TREC_EVAL} m_map.c",
+    display_name="MAP",
 )
 
 
@@ -53,6 +54,7 @@ GM_MAP = single_value_measure(
     "Geometric mean over topics of average precision, each floored at 0.00001.",
     f"{TREC_EVAL} m_gm_map.c",
     aggregation=Aggregation.GMEAN,
+    display_name="GMAP",
 )
 
 
@@ -65,6 +67,7 @@ RPREC = single_value_measure(
     "Rprec", r_precision,
     "Precision after R documents retrieved.",
     f"{TREC_BOOK}, R-precision; m_Rprec.c",
+    display_name="R-prec",
 )
 
 
@@ -77,6 +80,7 @@ RECIP_RANK = single_value_measure(
     "recip_rank", reciprocal_rank,
     "Reciprocal rank of the first relevant document.",
     f"{TREC_EVAL} m_recip_rank.c",
+    display_name="MRR",
 )
 
 
@@ -88,6 +92,7 @@ def precision_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
 P = measure_at_cutoffs(
     "P", precision_at, "Precision after {k} documents (missing ones count as non-relevant).",
     f"{TREC_BOOK}, precision at cutoff; m_P.c", reads_top_k=True,
+    display_name="P@{k}",
 )
 
 
@@ -99,6 +104,7 @@ def recall_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
 RECALL = measure_at_cutoffs(
     "recall", recall_at, "Recall after {k} documents.", f"{TREC_EVAL} m_recall.c",
     reads_top_k=True,
+    display_name="R@{k}",
 )
 
 
@@ -119,6 +125,7 @@ RPREC_MULT = trec_measure(
         f"Precision after {multiple} x R documents, cutoff (long)({multiple}*R + 0.9).",
         f"{TREC_EVAL} m_Rprec_mult.c",
         params={"multiple": float(multiple)},
+        display_name=f"R-prec×{float(multiple):g}",
     ) for multiple in RPREC_MULTIPLES),
 )
 
@@ -135,6 +142,7 @@ MAP_CUT = measure_at_cutoffs(
     "map_cut", average_precision_at,
     "Average precision over the first {k} documents (still divided by R).",
     f"{TREC_EVAL} m_map_cut.c", reads_top_k=True,
+    display_name="MAP@{k}",
 )
 
 
@@ -148,6 +156,7 @@ RELATIVE_P = measure_at_cutoffs(
     "relative_P", relative_precision_at,
     "Relevant in the first {k} / min({k}, R): precision relative to the best possible.",
     f"{TREC_EVAL} m_rel_P.c", reads_top_k=True,
+    display_name="relP@{k}",
 )
 
 
@@ -161,4 +170,5 @@ def success_at(grid: AdhocGrid) -> dict[str, np.ndarray]:
 SUCCESS = measure_at_cutoffs(
     "success", success_at, "1 if a relevant document is among the first {k}, else 0.",
     f"{TREC_EVAL} m_success.c", reads_top_k=True,
+    display_name="Success@{k}",
 )

@@ -20,6 +20,7 @@ NUM_Q = single_value_measure(
     "num_q", None,
     "Number of topics averaged over.",
     aggregation=Aggregation.COUNT,
+    display_name="Topics",
 )
 
 
@@ -32,6 +33,7 @@ NUM_RET = single_value_measure(
     "num_ret", num_ret,
     "Documents retrieved (after the depth cut).",
     aggregation=Aggregation.SUM,
+    display_name="Retrieved",
 )
 
 
@@ -46,6 +48,7 @@ NUM_REL = single_value_measure(
     aggregation=Aggregation.SUM,
     differs="As trec_eval, the summary under -c counts every qrels line of grade > 0, "
     "whatever the level -l (the per-topic rows use the level).",
+    display_name="Relevant",
 )
 
 
@@ -58,6 +61,7 @@ NUM_REL_RET = single_value_measure(
     "num_rel_ret", num_rel_ret,
     "Relevant documents retrieved.",
     aggregation=Aggregation.SUM,
+    display_name="Relevant retrieved",
 )
 
 
@@ -89,6 +93,7 @@ UTILITY = single_value_measure(
     "so a - b. Averaged over topics, as trec_eval does.",
     f"{TREC_EVAL} m_utility.c",
     params=dict(zip(("p1", "p2", "p3", "p4"), UTILITY_PARAMS)),
+    display_name="Utility",
 )
 
 
@@ -101,6 +106,7 @@ SET_P = single_value_measure(
     "set_P", set_precision,
     "Relevant retrieved / retrieved.",
     f"{TREC_EVAL} m_set_P.c",
+    display_name="Set P",
 )
 
 
@@ -113,6 +119,7 @@ SET_RELATIVE_P = single_value_measure(
     "set_relative_P", set_relative_precision,
     "Relevant retrieved / min(retrieved, R).",
     f"{TREC_EVAL} m_set_rel_P.c",
+    display_name="Set relP",
 )
 
 
@@ -125,6 +132,7 @@ SET_RECALL = single_value_measure(
     "set_recall", set_recall,
     "Relevant retrieved / R.",
     f"{TREC_EVAL} m_set_recall.c",
+    display_name="Set recall",
 )
 
 
@@ -138,6 +146,7 @@ SET_MAP = single_value_measure(
     "set_map", set_map,
     "set_P x set_recall, computed as one division: relevant retrieved^2 / (retrieved x R).",
     f"{TREC_EVAL} m_set_map.c",
+    display_name="Set MAP",
 )
 
 
@@ -156,6 +165,7 @@ SET_F = single_value_measure(
     "parameter x (default 1, the F1 measure; x plays the part of beta squared).",
     f"{TREC_EVAL} m_set_F.c",
     params={"x": 1.0},
+    display_name="Set F",
 )
 
 
@@ -172,4 +182,5 @@ NUM_NONREL_JUDGED_RET = single_value_measure(
     "Judged non-relevant documents retrieved.",
     f"{TREC_EVAL} m_num_nonrel_judged_ret.c",
     aggregation=Aggregation.SUM,
+    display_name="Non-relevant judged retrieved",
 )

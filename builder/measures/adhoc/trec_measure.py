@@ -75,9 +75,12 @@ def single_value_measure(name: str, compute: GridFunction | None, description: s
 def measure_at_cutoffs(name: str, compute: GridFunction, description: str, source: str,
                        *, reads_top_k: bool = False, **fields: Any) -> TrecMeasure:
     """A measure with cutoffs (``P``, ``err@``): a registry entry per default cutoff k, named
-    as trec_eval prints it (``P_10``, ``err@20``), its ``description`` with ``{k}`` filled in."""
+    as trec_eval prints it (``P_10``, ``err@20``), its ``description`` and ``display_name``
+    (``P@{k}``) with ``{k}`` filled in."""
     defaults = AdhocParams()
+    display = fields.pop("display_name", "")
     return trec_measure(name, compute, *(
-        adhoc_measure(printed, description.format(k=k), source, params={"cutoff": k}, **fields)
+        adhoc_measure(printed, description.format(k=k), source, params={"cutoff": k},
+                      display_name=display.format(k=k), **fields)
         for k, printed in zip(defaults.long_cutoffs(name), defaults.names(name))
     ), reads_top_k=reads_top_k)

@@ -53,6 +53,8 @@ class Download:
     name, which its file may not carry (``builder.site.paths.portable_names``)."""
     withheld: str = ""
     """Why an input is listed but not published (outside the campaign, a rejected run)."""
+    run: str = ""
+    """The run whose submitted file this is (a published run file)."""
 
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
@@ -144,14 +146,20 @@ def input_downloads(analysis: TaskAnalysis, site: SiteSpec) -> list[Download]:
         gzipped = source.suffix == ".gz"
         runs.append((source, f"run {read.name}" + (", rejected" if read.rejected else ""),
                      source.name if gzipped else f"{source.name}.gz",
-                     _copy if gzipped else _gzip, withheld_run(site, read) or ""))
+                     _copy if gzipped else _gzip, withheld_run(site, read) or "", read.name))
     files = []
-    for folder, group in ((INPUTS, inputs), (f"{INPUTS}/runs", runs)):
-        names = portable_names({display_path(str(path)): name for path, _, name, _, _ in group})
+    for folder, group in ((INPUTS, [(*i, "") for i in inputs]), (f"{INPUTS}/runs", runs)):
+        names = portable_names({display_path(str(path)): name
+                                for path, _, name, _, _, _ in group})
         files += [Download(task, f"{folder}/{names[display_path(str(path))]}", what,
-                           partial(write, path), label=f"{folder}/{name}", withheld=why)
-                  for path, what, name, write, why in group]
+                           partial(write, path), label=f"{folder}/{name}", withheld=why, run=run)
+                  for path, what, name, write, why, run in group]
     return files
+
+
+def published_runs(files: list[Download]) -> dict[str, str]:
+    """Run -> its published submitted file, from the site root (none withheld)."""
+    return {f.run: f"{f.task}/downloads/{f.name}" for f in files if f.run and not f.withheld}
 
 
 def withheld_run(site: SiteSpec, read: RunRead) -> str | None:

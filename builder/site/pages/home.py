@@ -5,11 +5,12 @@ pages when it has them."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from builder.findings import sort_findings
 from builder.site import plots
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
-from builder.site.pages.judgements import judgements_page_path, leaderboard_columns
+from builder.site.pages.judgements import judgement_columns, judgements_page_path
 from builder.site.pages.reliability import reliability_page_path, tie_ranks
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.pages.significance import TOP_GROUP_MARK, significance_page_path, top_group_marks
@@ -17,48 +18,93 @@ from builder.site.parallel import Cost
 from builder.site.paths import SiteTask, run_page, validation_page
 from builder.site.tables import Cell, Table, TableControls, number, text
 
+DUPLICATE_COLUMN = "Same ranking as"
+"""The leaderboard's column naming, per run, the other runs that retrieve the same documents in
+the same order for every topic (``builder.pipeline.analysis.duplicate_runs``)."""
+
+
+@dataclass
+class Column:
+    """One column of the leaderboard: its header, the official name of the measure it shows
+    ("" for other columns) and its cell per run, in leaderboard order."""
+
+    header: str
+    cells: list[Cell]
+    official: str = ""
+
+
+def leaderboard_columns(analysis: SiteTask) -> list[Column]:
+    """The leaderboard's columns, left to right: rank, run, the official measure and its
+    top-group mark (so that the three a reader looks for first stay in view on a phone, the
+    first two pinned), team and type (when the metadata gives them), the task's other
+    measures in its order, the findings link, ranks under ties and duplicates (when any).
+
+    A column added here is one ``Column``: the table, its CSV and its controls follow."""
+    spec, runs = analysis.spec, analysis.runs
+    official = spec.official_measure
+    measures = [m for m in dict.fromkeys([official, *spec.measures])
+                if m in analysis.summary.columns]
+
+    def measure(m: str) -> Column:
+        return Column(analysis.label(m), [number(analysis.summary.at[run, m], m) for run in runs],
+                      m)
+
+    columns = [Column("Rank", [Cell(str(analysis.ranks[run]), numeric=True) for run in runs]),
+               Column("Run", [Cell(run, href=run_page(spec.id, analysis.run_slugs[run]))
+                              for run in runs])]
+    if official in measures:
+        columns.append(measure(official))
+    marks = top_group_marks(analysis)
+    if marks is not None:
+        columns.append(Column("Top group", [text(marks[run]) for run in runs]))
+    for field_name in ("team", "type"):
+        values = [analysis.metadata.get(run, {}).get(field_name, "") for run in runs]
+        if any(values):
+            columns.append(Column(field_name.capitalize(), [text(v) for v in values]))
+    columns += [measure(m) for m in measures if m != official]
+    findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
+    counts = [findings.get(run, 0) for run in runs]
+    columns.append(Column("Validation", [
+        Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
+             href=validation_page(spec.id, analysis.run_slugs[run]))
+        for run, count in zip(runs, counts)]))
+    ties = tie_ranks(analysis)
+    if ties is not None:
+        columns.append(Column("Ranks under ties", [text(ties[run]) for run in runs]))
+    judged = judgement_columns(analysis)  # pooled, unjudged@10 (``pages.judgements``)
+    if judged is not None:
+        headers, cells = judged
+        blank = [text("")] * len(headers)
+        columns += [Column(header, [cells.get(run, blank)[i] for run in runs])
+                    for i, header in enumerate(headers)]
+    if analysis.duplicates:
+        columns.append(Column(DUPLICATE_COLUMN, [
+            text(", ".join(analysis.duplicates.get(run, []))) for run in runs]))
+    return columns
+
 
 def leaderboard_table(analysis: SiteTask) -> Table:
-    """Rank, run, team, type, the task's measures (official first) and the findings link."""
+    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type and
+    its best-run-per-team view."""
     spec = analysis.spec
-    # The task's order when it lists the official measure (INEX's tables end with MAgP/MAiP).
-    measures = list(spec.measures) if spec.official_measure in spec.measures else (
-        [spec.official_measure] + list(spec.measures))
-    measures = [m for m in measures if m in analysis.summary.columns]
-    findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
-    marks = top_group_marks(analysis)
-    ties = tie_ranks(analysis)
-    judged = leaderboard_columns(analysis)
-    # The top-group marker right after the official measure, which it qualifies, so that it
-    # stays in view on a wide leaderboard.
-    mark_at = measures.index(spec.official_measure) + 1 if spec.official_measure in measures else 0
-    rows = []
-    for rank, run in enumerate(analysis.runs, start=1):
-        slug, meta = analysis.run_slugs[run], analysis.metadata.get(run, {})
-        count = findings.get(run, 0)
-        values = [number(analysis.summary.at[run, m], m) for m in measures]
-        if marks is not None:
-            values.insert(mark_at, text(marks[run]))
-        rows.append([Cell(str(rank), numeric=True), Cell(run, href=run_page(spec.id, slug)),
-                     text(meta.get("team", "")), text(meta.get("type", ""))]
-                    + values
-                    + [Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
-                            href=validation_page(spec.id, slug))]
-                    + ([text(ties[run])] if ties is not None else [])
-                    + (judged[1].get(run, []) if judged is not None else []))
-    columns = list(measures)
-    if marks is not None:
-        columns.insert(mark_at, "Top group")
-    has_teams = any(analysis.metadata.get(run, {}).get("team") for run in analysis.runs)
+    columns = leaderboard_columns(analysis)
+    headers = [c.header for c in columns]
+    filtered = tuple(i for i, h in enumerate(headers) if h in ("Run", "Team", "Type"))
     controls = TableControls(
-        noun="runs", filter_columns=(1, 2, 3), filter_label="Filter by run, team or type",
-        group_column=2 if has_teams else None, group_label="Only each team's best run",
-        sticky_columns=2)
-    return Table(f"leaderboard-{spec.id}", f"{spec.title}: runs ranked by {spec.official_measure}",
-                 ["Rank", "Run", "Team", "Type"] + columns + ["Validation"]
-                 + (["Ranks under ties"] if ties is not None else [])
-                 + (judged[0] if judged is not None else []), rows, row_header=1,
-                 controls=controls if rows else None)
+        noun="runs", filter_columns=filtered,
+        filter_label="Filter by " + _either([headers[i].lower() for i in filtered]),
+        group_column=headers.index("Team") if "Team" in headers else None,
+        group_label="Only each team's best run", sticky_columns=2)
+    rows = [list(row) for row in zip(*(c.cells for c in columns))]
+    return Table(f"leaderboard-{spec.id}",
+                 f"{spec.title}: runs ranked by {analysis.label(spec.official_measure)}",
+                 headers, rows, row_header=1, controls=controls if rows else None,
+                 official=[c.official for c in columns])
+
+
+def _either(words: list[str]) -> str:
+    """``run, team or type``."""
+    return " or ".join([", ".join(words[:-1]), words[-1]] if len(words) > 2 else words)
 
 
 def rejected_table(analysis: SiteTask) -> Table:
@@ -103,10 +149,11 @@ def home_pages(build: SiteBuild) -> list[Page]:
         inputs = input_findings_table(analysis, site.relative)
         page.tables += [board, rejected, inputs]
         official = analysis.spec.official_measure
-        if analysis.runs and official in analysis.summary.columns:
+        if len(analysis.runs) > 1 and official in analysis.summary.columns:  # one bar: no chart
             page.figures.append(plots.leaderboard(
                 analysis.spec.id, analysis.runs,
-                analysis.summary.loc[analysis.runs, official].to_numpy(), official))
+                analysis.summary.loc[analysis.runs, official].to_numpy(),
+                analysis.label(official)))
         report = analysis.significance
         tasks.append({"analysis": analysis, "leaderboard": board, "rejected": rejected,
                       "inputs": inputs,
@@ -123,7 +170,7 @@ def home_pages(build: SiteBuild) -> list[Page]:
                       "topics": f"{analysis.spec.id}/topics/index.html",
                       "judgements": judgements_page_path(analysis.spec.id)
                       if analysis.pool is not None and len(analysis.pool.topics) else None,
-                      "pooled": None if leaderboard_columns(analysis) is None
+                      "pooled": None if judgement_columns(analysis) is None
                       else analysis.pool.pooled_stated})
     page.context = {"tasks": tasks, "wide": True}
     return [page.with_table_csvs()]

@@ -117,7 +117,7 @@ def judgements_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
 JUDGEMENTS_PAGE = PageBuilder("judgements", Scope.TASK, judgements_pages, Cost.LIGHT)
 
 
-def leaderboard_columns(analysis: SiteTask) -> tuple[list[str], dict[str, list[Cell]]] | None:
+def judgement_columns(analysis: SiteTask) -> tuple[list[str], dict[str, list[Cell]]] | None:
     """The leaderboard's judgement columns, Pooled and Unjudged@10, and each run's cells
     (None: the task has no ad hoc judgement report)."""
     report = analysis.pool

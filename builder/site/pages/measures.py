@@ -19,12 +19,12 @@ def measures_pages(build: SiteBuild) -> list[Page]:
     notes, references = {}, {}
     for family in families:
         listed = catalogue(measures_of(family))
-        rows = [[text(row.name), text(row.parameters), text(row.description), text(row.source),
+        rows = [[text(row.name), text(row.shown_as), text(row.parameters), text(row.description), text(row.source),
                  text(row.summary), text(f"See note {row.note}." if row.note else row.differs)]
                 for row in listed.rows]
         page.tables.append(Table(
             f"measures-{family}", f"Measures of the {family} family",
-            ["Measure", "Parameters", "Definition", "Source", "Summary over topics",
+            ["Measure", "Shown as", "Parameters", "Definition", "Source", "Summary over topics",
              "Differs from official"], rows))
         notes[family] = listed.notes
         references.update({ref.key: ref for ref in listed.references})

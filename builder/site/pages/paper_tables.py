@@ -1,7 +1,8 @@
 """The leaderboard as an overview paper prints it: LaTeX (booktabs) and Markdown.
 
-One row per run, best first: rank, run, team, the task's official and shown measures (4
-decimals, as trec_eval prints them), the best value of each column in bold, and a dagger on
+One row per run, best first: rank (runs of equal official scores share one), run, team, the
+task's official and shown measures under their display names (4 decimals, as trec_eval prints
+them), the best value of each column in bold, and a dagger on
 the runs not significantly different from the top run on the official measure (the task's
 significance settings, stated under the table).
 """
@@ -45,22 +46,23 @@ def leaderboard_rows(analysis: SiteTask) -> tuple[list[str], list[list[str]], li
     measures = shown_measures(analysis)
     marks = top_group_marks(analysis) or {}
     has_team = any(analysis.metadata.get(run, {}).get("team") for run in analysis.runs)
-    header = ["Rank", "Run"] + (["Team"] if has_team else []) + measures
+    header = ["Rank", "Run"] + (["Team"] if has_team else []) + [analysis.label(m) for m in measures]
     first = len(header) - len(measures)
     best = {m: analysis.summary_best.get(m) for m in measures}
     rows, daggers, bold = [], [], []
-    for rank, run in enumerate(analysis.runs, start=1):
+    for position, run in enumerate(analysis.runs):
         values = [analysis.summary.at[run, m] for m in measures]
         team = [analysis.metadata.get(run, {}).get("team", "")] if has_team else []
-        rows.append([str(rank), run, *team] + [_value(v, m) for v, m in zip(values, measures)])
-        daggers.append(rank > 1 and bool(marks.get(run)))  # the top run is the reference
+        rows.append([str(analysis.ranks[run]), run, *team]
+                    + [_value(v, m) for v, m in zip(values, measures)])
+        daggers.append(position > 0 and bool(marks.get(run)))  # the top run is the reference
         bold.append({first + k for k, (v, m) in enumerate(zip(values, measures))
                      if m not in COUNT_MEASURES and best[m] is not None and v == best[m]})
     return header, rows, daggers, bold
 
 
 def _note(analysis: SiteTask, daggers: list[bool]) -> str:
-    official = analysis.spec.official_measure
+    official = analysis.label(analysis.spec.official_measure)
     note = f"Runs ranked by {official}; the best value of each measure in bold."
     if analysis.significance is not None and any(daggers):
         note += (f" † not significantly different from the top run on {official} "

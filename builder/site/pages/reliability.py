@@ -66,16 +66,17 @@ def run_line(analysis: SiteTask, run: str) -> str | None:
     if report is None:
         return None
     official = analysis.spec.official_measure
+    label = analysis.label(official)
     parts = []
     ranges = report.tie_ranges(official)
     if run in ranges.index:
         row = ranges.loc[run]
         expected = "" if math.isnan(row["expected"]) else f", expected {row['expected']:.4f}"
         if row["worst"] == row["best"]:
-            parts.append(f"{official} {row['official']:.4f} whatever the order of its tied "
+            parts.append(f"{label} {row['official']:.4f} whatever the order of its tied "
                          "documents")
         else:
-            parts.append(f"{official} from {row['worst']:.4f} to {row['best']:.4f} over the "
+            parts.append(f"{label} from {row['worst']:.4f} to {row['best']:.4f} over the "
                          f"orders of its tied documents{expected}")
     if run in report.unjudged.index and not math.isnan(report.unjudged[run]):
         parts.append(f"{_percent(report.unjudged[run])} of its top 10 documents unjudged")
@@ -84,7 +85,7 @@ def run_line(analysis: SiteTask, run: str) -> str | None:
         mine = bias[(bias["run"] == run) & (bias["measure"] == official)]
         if len(mine):
             row = mine.iloc[0]
-            parts.append(f"{official} {row['change']:+.4f} with its team left out of the pool "
+            parts.append(f"{label} {row['change']:+.4f} with its team left out of the pool "
                          f"(rank {row['rank']} → {row['left_out_rank']} among the other teams)")
     return "; ".join(parts) + "." if parts else None
 
@@ -171,7 +172,7 @@ def _tie_table(analysis: SiteTask) -> Table:
             row = ranges.loc[run]
             span = f"{int(row['best_rank'])}–{int(row['worst_rank'])}"
             rows.append([Cell(run, href=run_page(spec.id, analysis.run_slugs[run])),
-                         text(measure), number(row["official"]), number(row["worst"]),
+                         text(analysis.label(measure)), number(row["official"]), number(row["worst"]),
                          number(row["best"]), number(row["expected"]),
                          Cell(str(int(row["rank"])), numeric=True), Cell(span, numeric=True),
                          Cell(_percent(report.unjudged.get(run, math.nan)), numeric=True)])
@@ -184,7 +185,7 @@ def _tie_table(analysis: SiteTask) -> Table:
 def _pool_bias_table(analysis: SiteTask) -> Table:
     spec = analysis.spec
     rows = [[Cell(r.run, href=run_page(spec.id, analysis.run_slugs[r.run])), text(r.team),
-             text(r.measure), number(r.official), number(r.left_out), signed(r.change),
+             text(analysis.label(r.measure)), number(r.official), number(r.left_out), signed(r.change),
              Cell(str(r.rank), numeric=True), Cell(str(r.left_out_rank), numeric=True),
              Cell(str(r.unique_relevant), numeric=True)]
             for r in analysis.reliability.pool_bias.itertuples()]

@@ -109,6 +109,7 @@ def compare_data(analysis: SiteTask) -> dict[str, Any]:
         "task": spec.title,
         "official": measures[0],
         "measures": measures,
+        "labels": {m: analysis.label(m) for m in measures},
         "runs": runs,
         "runPages": [run_page(spec.id, analysis.run_slugs[r]).removeprefix(folder) for r in runs],
         "topics": topics,

@@ -56,18 +56,19 @@ def significance_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
     for measure, matrix in report.matrices.items():
         runs = [run for run in analysis.runs if run in matrix.runs]
         p_matrix = report.p_matrix(measure).reindex(index=runs, columns=runs)
-        figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}", measure,
-                                       runs, p_matrix.to_numpy(), report.settings.alpha)
+        figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}",
+                                       analysis.label(measure), runs, p_matrix.to_numpy(), report.settings.alpha)
         figure.compare = page.root + compare_page_path(spec.id) if pairs else None
         page.figures.append(figure)
         group = report.top_group(measure)
         measures.append({
-            "name": measure, "figure": figure.id, "top": group[0] if group else None,
+            "name": analysis.label(measure), "label": analysis.label(measure),
+            "figure": figure.id, "top": group[0] if group else None,
             "group": [(run, run_page(spec.id, analysis.run_slugs[run])) for run in group],
             "pairs": len(report.pairs(measure)),
         })
     power = report.discriminative_power()
-    rows = [[Cell(str(row.measure)), Cell(str(row.pairs), numeric=True),
+    rows = [[Cell(analysis.label(str(row.measure))), Cell(str(row.pairs), numeric=True),
              Cell(str(row.significant), numeric=True), number(row.power)]
             for row in power.itertuples()]
     page.tables = [Table("discriminative-power", "Discriminative power: the fraction of pairs "
@@ -110,16 +111,17 @@ def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
         for measure in report.matrices:
             rows = by_run[measure].get(run) or RunComparisons()
             table = Table(f"significance-{measure_slugs[measure]}",
-                          f"On {measure}, {run} compared with every other run",
+                          f"On {analysis.label(measure)}, {run} compared with every other run",
                           [columns[0], "This run is"] + columns[1:],
                           [row[:keep + 1] for row in rows.all])
             table.csv = table_csv(page.path, table.id)
             page.tables.append(table)
-            views = {view: Table(f"{view}-{measure_slugs[measure]}", f"On {measure}, {run} is "
+            views = {view: Table(f"{view}-{measure_slugs[measure]}",
+                                 f"On {analysis.label(measure)}, {run} is "
                                  f"{verdict} {'from' if view == 'indistinguishable' else 'than'}",
                                  columns, [row[:keep] for row in getattr(rows, view)])
                      for view, verdict in VERDICTS.items()}
-            sections.append({"measure": measure, "better": views["better"],
+            sections.append({"measure": analysis.label(measure), "better": views["better"],
                              "worse": views["worse"], "csv": table.csv if table.has_rows else None,
                              "same": [(cells[0], cells[-1].text)
                                       for cells in views["indistinguishable"].rows]})

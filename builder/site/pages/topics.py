@@ -38,8 +38,13 @@ def topic_index_page(analysis: SiteTask) -> Page:
     rows = [list(row) for row in zip(links, titles, *columns)]
     header = ["Topic", "Title"] + [c.capitalize() for c in counts] + [
         f"Relevant at {c}" for c in grades]
-    header += [f"Median {official}", f"Best {official}"] if official is not None else []
-    page.tables = [_sortable(Table("topics", f"{spec.title}: topics", header, rows), "topics")]
+    names = [""] * len(header)
+    if official is not None:
+        label = analysis.label(official)
+        header += [f"Median {label}", f"Best {label}"]
+        names += [f"Median {official}", f"Best {official}"]
+    page.tables = [_sortable(Table("topics", f"{spec.title}: topics", header, rows,
+                                   official=names), "topics")]
     page.context = {"analysis": analysis, "official": official}
     return page.with_table_csvs()
 
@@ -72,11 +77,12 @@ def pages_per_topic(analysis: SiteTask) -> list[Page]:
                  for run in values.index]
         rows = [list(row) for row in zip(links, *[numbers(values[m].to_numpy(), m)
                                                   for m in measures])]
-        page.tables = [Table("runs", f"Runs on topic {topic}, best first", ["Run"] + measures,
-                             rows)]
+        page.tables = [Table("runs", f"Runs on topic {topic}, best first",
+                             ["Run"] + [analysis.label(m) for m in measures], rows,
+                             official=["", *measures])]
         if official is not None:
             page.figures.append(plots.score_distribution(
-                topic, list(values.index), values[official].to_numpy(), official))
+                topic, list(values.index), values[official].to_numpy(), analysis.label(official)))
         stats: list[tuple[str, Any]] = []
         if topic in judgements.index:
             for column in judgements.columns:
@@ -84,8 +90,9 @@ def pages_per_topic(analysis: SiteTask) -> list[Page]:
                     column, f"Documents judged at {column}")
                 stats.append((label, str(int(judgements.at[topic, column]))))
         if official is not None:
-            stats += [(f"Median {official}", number(analysis.median.at[topic, official]).text),
-                      (f"Best {official}", number(analysis.best.at[topic, official]).text)]
+            label = analysis.label(official)
+            stats += [(f"Median {label}", number(analysis.median.at[topic, official]).text),
+                      (f"Best {label}", number(analysis.best.at[topic, official]).text)]
         page.context = {"analysis": analysis, "topic": topic, "stats": stats,
                         "official": official, "text": analysis.topic_text.get(topic, {})}
         pages.append(page.with_table_csvs())

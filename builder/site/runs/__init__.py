@@ -9,9 +9,12 @@ The site owns this table, not the kinds: a task kind knows nothing of the pages 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from types import ModuleType
 from urllib.parse import quote
 
+from builder.contract import RunRead
+from builder.site.manifest import sha256
 from builder.site.models import Page
 from builder.site.pages.judgements import with_judgement_rows
 from builder.site.pages.reliability import with_reliability_lines
@@ -42,13 +45,58 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     (``context["significance"]``, rendered by ``run_significance.html``), its reliability
     line (``context["reliability"]``, ``run_reliability.html``), its row of the judgements page
     (``context["judgements"]``, ``run_judgements.html``), a link to its row of the
-    leaderboard and one to the run-versus-run page."""
+    leaderboard and one to the run-versus-run page, its submitted file (name, SHA-256 and its
+    download when published) and its scores as the official program prints them with ``-q``
+    (a text file beside the page, ``context["official_scores"]``)."""
     pages = page_model(analysis.spec.kind.name).run_pages(analysis, positions)
     pairs = has_pairs(analysis)
+    scores = _official_scores(analysis, [p.context["run"] for p in pages if "run" in p.context])
+    reads = {read.name: read for read in analysis.result.inputs.accepted}
     for page in pages:
         run = page.context.get("run")
         if run is not None:
             page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
             page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
+            page.context["submitted"] = _submitted(analysis, reads.get(run))
+            page.context["official_scores"] = None
+            if scores.get(run):
+                path = f"{page.path[: -len('.html')]}.scores.txt"
+                page.files[path] = scores[run]
+                page.context["official_scores"] = {
+                    "href": path, "program": OFFICIAL_PROGRAMS.get(analysis.spec.kind.family,
+                                                                   "the official program")}
     pages = with_run_comparisons(analysis, pages)
     return with_judgement_rows(analysis, with_reliability_lines(analysis, pages))
+
+
+OFFICIAL_PROGRAMS = {"adhoc": "trec_eval", "focused": "inex_eval", "thorough": "inex_eval",
+                     "in-context": "inex_eval"}
+"""The official program whose ``-q`` layout a family's per-run scores download follows."""
+
+
+def _official_scores(analysis: SiteTask, runs: list[str]) -> dict[str, str]:
+    """Per run of ``runs``, its scores as ``appendix evaluate -q`` prints them with the task's
+    options (``builder.pipeline.layouts.official``)."""
+    from builder.pipeline.layouts.official import official_text
+
+    evaluation = analysis.result.evaluation
+    if evaluation is None or not runs:
+        return {}
+    scores = evaluation.scores
+    mine = scores[scores["run"].isin(runs).to_numpy()]
+    return {str(run): official_text(rows, analysis.spec)
+            for run, rows in mine.groupby("run", sort=False, observed=True)}
+
+
+def _submitted(analysis: SiteTask, read: RunRead | None) -> dict[str, str] | None:
+    """The run's submitted file: its name, SHA-256 and, when published, its download (None
+    when it cannot be read now, or for another team's run in a team's bundle)."""
+    if read is None:
+        return None
+    path = Path(read.path)
+    try:
+        digest = sha256(path)
+    except OSError:
+        return None
+    return {"name": path.name, "sha256": digest,
+            "href": analysis.published_runs.get(read.name, "")}

@@ -26,6 +26,14 @@ from builder.site.tables import key_value_table, number
 IPREC = [f"iprec_at_recall_{level}" for level in RECALL_LEVELS]
 
 
+INTERPOLATION_RULES = {
+    "exact": "the precision at the ceil(x·R)-th relevant document or later, as trec_eval 8.1 "
+             "and NIST's appendices compute it",
+    "trec_eval_9": "the cutoff (long)(x·R + 0.9), as trec_eval 9.0.8 computes it",
+    "lround": "the cutoff lround(x·R), as trec_eval 10.0 computes it",
+}
+"""The rule of the recall-level table, by the task's ``interpolation`` option."""
+
 PER_TOPIC_COUNTS = [("num_rel", "Relevant"), ("num_rel_ret", "Relevant retrieved")]
 SUMMARY_COUNTS = (("Topics", "num_q"), ("Retrieved", "num_ret"), ("Relevant", "num_rel"),
                   ("Relevant retrieved", "num_rel_ret"))
@@ -81,7 +89,9 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                 reference_median, reference_best, uninterpolated))
         page.figures += views.figures(run, index)
         page.figures += topic_curves(run, by_run.get(run), negatives)
-        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
+        page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
+                        "interpolation": INTERPOLATION_RULES.get(
+                            getattr(analysis.spec.options, "interpolation", ""), ""),
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages
@@ -119,9 +129,11 @@ def topic_curves(run: str, curves: tuple[list, list] | None, negatives: str) -> 
             "figure-uninterpolated-topic", run, pr, "Recall", "Precision", "linear",
             "; a marker at each relevant document retrieved"))
     if roc:
+        # The axis title stays short enough for a printed page; what fallout divides by is
+        # in the figure's text alternative and its caption.
         figures.append(plots.per_topic_curve(
-            "figure-roc-topic", run, roc, f"False-positive rate (fallout, {negatives})",
-            "True-positive rate (recall)", "hv"))
+            "figure-roc-topic", run, roc, "False-positive rate (fallout)",
+            "True-positive rate (recall)", "hv", f"; fallout is the share {negatives}"))
     return figures
 
 

@@ -71,7 +71,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                 run, RECALL_AXIS[: len(curve)], row[curve].to_numpy(), median[curve].to_numpy(),
                 best[curve].to_numpy(), None))
         page.figures += views.figures(run, index)
-        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
+        page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages

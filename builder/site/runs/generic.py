@@ -38,7 +38,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         for table in page.tables:
             table.csv = table_csv(page.path, table.id)
         page.figures += views.figures(run, index)
-        page.context = {"run": run, "meta": meta, "rank": position + 1, "views": views.views,
+        page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)
     return pages

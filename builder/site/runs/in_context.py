@@ -94,7 +94,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
                     references["median"][names].to_numpy(), references["best"][names].to_numpy(),
                     measure))
         page.figures += views.figures(run, index)
-        page.context = {"run": run, "meta": meta, "rank": position + 1, "top_ranks": TOP_RANKS,
+        page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "top_ranks": TOP_RANKS,
                         "views": views.views,
                         "validation": validation_page(task, slug), "analysis": analysis}
         pages.append(page)

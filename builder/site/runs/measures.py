@@ -30,7 +30,8 @@ from builder.site.tables import (
 )
 
 METADATA_FIRST = ("team", "type", "description")
-"""The metadata shown first, in this order; the others follow by name."""
+"""The metadata fields the site names itself (capitalised); every field is shown in the
+metadata file's order."""
 _URL = re.compile(r"^https?://\S+$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -55,9 +56,9 @@ def topic_measures(analysis: SiteTask) -> list[str]:
 
 def metadata_table(run: str, meta: dict[str, str]) -> Table:
     """The run as its submitter described it (run metadata), never mixed with what was
-    computed; a value that is a web address is a link."""
-    keys = [k for k in METADATA_FIRST if meta.get(k)]
-    keys += sorted(k for k in meta if k not in (*METADATA_FIRST, "run") and meta[k])
+    computed, its fields in the metadata file's order; a value that is a web address is a
+    link."""
+    keys = [k for k in meta if k != "run" and meta[k].strip() and meta[k] != "nan"]
     pairs = [("Run", text(run))]
     for key in keys:
         value = meta[key].strip()
@@ -72,7 +73,7 @@ def measures_table(analysis: SiteTask, run: str) -> Table:
     official = analysis.spec.official_measure
     rows = []
     for m in shown_measures(analysis):
-        label = f"{m} (official)" if m == official else m
+        label = analysis.label(m) + (" (official)" if m == official else "")
         rows.append([Cell(label), number(analysis.summary.at[run, m], m),
                      number(analysis.summary_median.get(m), m),
                      number(analysis.summary_best.get(m), m)])
@@ -87,6 +88,8 @@ class TopicView:
     measure: str
     table: str
     figure: str
+    label: str = ""
+    """The measure's display name (``Measure.label``)."""
 
 
 def topic_views(analysis: SiteTask) -> list[TopicView]:
@@ -95,7 +98,8 @@ def topic_views(analysis: SiteTask) -> list[TopicView]:
     views = []
     for index, m in enumerate(topic_measures(analysis)):
         suffix = "" if index == 0 else f"-{_UNSAFE.sub('_', m)}"
-        views.append(TopicView(m, f"per-topic{suffix}", f"figure-difference-from-median{suffix}"))
+        views.append(TopicView(m, f"per-topic{suffix}", f"figure-difference-from-median{suffix}",
+                               analysis.label(m)))
     return views
 
 
@@ -146,16 +150,20 @@ class TopicViews:
             median, best = self.reference[m]
             columns = [numbers(values, m), median, best,
                        signed_numbers(values - self.median[m])]
-            header = ["Topic", m, f"Median {m}", f"Best {m}", f"{m} minus median"]
+            label = view.label
+            header = ["Topic", label, f"Median {label}", f"Best {label}", f"{label} minus median"]
+            official = ["", m, f"Median {m}", f"Best {m}", f"{m} minus median"]
             if number_ == 0:
                 columns += counts
                 header += [label for _, label in self.counts]
+                official += [m for m, _ in self.counts]
             rows = [list(row) for row in zip(self.links if number_ == 0 else plain, *columns)]
-            tables.append(Table(view.table, f"Per-topic {m}", header, rows))
+            tables.append(Table(view.table, f"Per-topic {label}", header, rows,
+                                official=official))
         return tables
 
     def figures(self, run: str, index: int) -> list[Figure]:
         """The difference-from-median chart of each view for the run at ``index``."""
         return [plots.difference_from_median(
                     run, self.analysis.topics, self.values[v.measure][index] - self.median[v.measure],
-                    v.measure, v.figure) for v in self.views]
+                    v.label, v.figure) for v in self.views]

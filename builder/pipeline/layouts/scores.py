@@ -24,8 +24,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.cli.layouts.text import float_texts, joined_lines
 from builder.contract import SUMMARY_TOPIC
+from builder.pipeline.layouts.text import float_texts, joined_lines
 
 TREC_NAME_WIDTH = 22
 SLICE_ROWS = 1 << 20
@@ -39,7 +39,7 @@ _HALF_MARGIN = 1e-3
 def trec_text(scores: pd.DataFrame, measures: list[str], integral: set[str],
               layout: Any, texts: pd.DataFrame | None = None) -> Iterator[str]:
     """trec_eval's layout of ``scores``, runs in their order of appearance; ``layout``: what
-    to print (``builder.cli.commands.evaluate.TrecLayout``); ``texts``: per-topic rows whose
+    to print (``builder.pipeline.layouts.official.TrecLayout``); ``texts``: per-topic rows whose
     value is text (run, topic, measure, text), printed quoted as trec_eval prints them."""
     quoted = None  # per row of scores, the text printed instead of its value ("": none)
     if texts is not None and len(texts):
