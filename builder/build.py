@@ -21,6 +21,7 @@ from typing import TextIO
 
 from builder.config.schema import SiteSpec
 from builder.findings import sort_findings
+from builder.formats.limits import use_limits
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
@@ -146,7 +147,7 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         check_replaceable(output)
         stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
         held = held.pop_all()
-    with held:
+    with held, use_limits(site.config.limits):  # the config's limits for every later read
         return _build_stages(site, output, strict, progress, when, start, team, scale)
 
 

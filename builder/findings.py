@@ -55,6 +55,9 @@ class FindingCode(StrEnum):
     of one element."""
     CORPUS = "corpus"
     """The XML corpus a run needs is not given, or cannot be read."""
+    TOO_LARGE = "too-large"
+    """The file, its gunzipped data, a line, a field, a name or a YAML nesting is beyond the
+    input limits (``limits:`` of the config): the file is not read further."""
     CONFIG = "config"
     """The site's configuration file is invalid."""
     FOLDER = "folder"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import os
 import re
 import subprocess
 import sys
@@ -57,3 +58,17 @@ def registered_measures() -> dict[str, list[str]]:
 
     return {family: [html.escape(m.name) for m in measures_of(family)] for family in families()}
 
+
+
+def test_the_python_api_pages_examples_run(tmp_path: Path, monkeypatch) -> None:
+    """Every ``python`` block of docs/python-api.md, in order, in one namespace, in an empty
+    folder (the first block writes the demo campaign there)."""
+    page = (ROOT / "docs" / "python-api.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", page, flags=re.DOTALL)
+    assert len(blocks) >= 6
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "docs/python-api.md", "exec"), namespace)  # noqa: S102
+    assert (tmp_path / "campaign-site" / "index.html").is_file()

@@ -24,7 +24,7 @@ import pytest
 from tests.conftest import ROOT
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("builder.findings", "builder.contract"),  # what every stage speaks: findings, score tables
+    ("builder.findings", "builder.contract", "builder.version"),  # what every stage speaks
     ("builder.formats",),  # read
     ("builder.measures",),  # the measures, each declared with its computation
     ("builder.validate",),  # rules over read tables
@@ -35,7 +35,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("builder.site",),  # render and publish
     ("builder.demo",),  # the demo campaign's inputs
     ("builder.build",),  # appendix build: every stage in order
-    ("builder.cli", "builder.__main__"),  # the command line
+    ("builder.cli", "builder.__main__", "builder.api"),  # the command line, the Python API
 )
 
 MAX_ROOT_MODULES = 6
@@ -142,9 +142,15 @@ def test_no_import_runs_up_the_stages() -> None:
     assert upward_imports(import_graph(ROOT)) == []
 
 
-def test_package_root_imports_nothing_of_its_own() -> None:
-    """``import builder`` stays light: the command line's start-up pays for nothing else."""
-    assert import_graph(ROOT)["builder"] == set()
+def test_package_root_imports_only_the_api_and_only_when_asked() -> None:
+    """``import builder`` stays light: the package root names the API and the version, each
+    imported inside its ``__getattr__`` when first looked up, none at import."""
+    assert import_graph(ROOT)["builder"] == {"builder.api", "builder.version"}
+    tree = ast.parse((ROOT / "builder" / "__init__.py").read_text(encoding="utf-8"))
+    at_import = [alias.name if isinstance(node, ast.Import) else node.module
+                 for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+                 for alias in node.names]
+    assert [name for name in at_import if name and name.startswith("builder")] == []
 
 
 def _write(root: Path, files: Mapping[str, str]) -> None:

@@ -54,7 +54,7 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from builder import __version__
+        from builder.version import __version__
 
         print(f"appendix {__version__}")  # to standard output, as argparse's version action
         parser.exit()

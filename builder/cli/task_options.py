@@ -114,17 +114,18 @@ EXIT_UNUSABLE = 2
 
 def exit_status(reads: list[Any]) -> int:
     """What a command that reads runs exits with: 2 when a run file could not be read at all
-    (missing, a folder, a link loop, permission denied, not UTF-8, broken gzip; unusable qrels
-    exit 2 before), 1 when a run was rejected, else 0."""
+    (missing, a folder, a link loop, permission denied, not UTF-8, broken gzip, beyond the
+    input limits; unusable qrels exit 2 before), 1 when a run was rejected, else 0."""
     from builder.findings import FindingCode
 
-    if any(f.code == FindingCode.UNREADABLE
+    if any(f.code in (FindingCode.UNREADABLE, FindingCode.TOO_LARGE)
            for read in reads if read.table is None for f in read.findings):
         return EXIT_UNUSABLE
     return EXIT_REJECTED if any(read.rejected for read in reads) else 0
 
 
 SNIFFED_LINES = 5
+SNIFFED_BYTES = 1 << 16
 
 
 def looks_like_run_file(path: Path) -> bool:
@@ -132,20 +133,20 @@ def looks_like_run_file(path: Path) -> bool:
     integer rank, a numeric score, then a tag that is not a number), which no qrels format
     has: TREC qrels have 4 fields, INEX qrels numbers after the file name."""
     import gzip
+    import zlib
+
+    from builder.formats.source import open_regular
 
     try:
-        with open(path, "rb") as stream:
-            head = stream.read(2)
-        opener = gzip.open if head == b"\x1f\x8b" else open
-        with opener(path, "rt", encoding="utf-8", errors="replace") as stream:
-            lines = []
-            for line in stream:
-                if line.strip():
-                    lines.append(line.split())
-                if len(lines) == SNIFFED_LINES:
-                    break
-    except (OSError, EOFError):
+        with open_regular(path) as raw:  # a named pipe or a device: not a run, not waited on
+            stream = gzip.GzipFile(fileobj=raw) if raw.read(2) == b"\x1f\x8b" else raw
+            raw.seek(0)
+            # The head only: a file without a line end is not read whole to find its first.
+            head = stream.read(SNIFFED_BYTES).decode("utf-8", "replace")
+    except (OSError, EOFError, zlib.error):
         return False
+    whole = head.splitlines()[:-1] if len(head) >= SNIFFED_BYTES else head.splitlines()
+    lines = [line.split() for line in whole if line.strip()][:SNIFFED_LINES]
     return bool(lines) and all(_run_line(fields) for fields in lines)
 
 

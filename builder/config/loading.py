@@ -49,6 +49,9 @@ def load_config(path: Path, kinds: KindLookup) -> SiteSpec:
     from builder.formats.source import read_text
     from builder.formats.yaml_text import load_yaml
 
+    if "\0" in str(path):  # no file name holds one: the system refuses it
+        raise ConfigError(Path(str(path).replace("\0", "\\0")),
+                          ["the config's path holds a NUL character (\\0)"])
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise ConfigError(path, [f"config file not found: {path}"])
@@ -59,6 +62,9 @@ def load_config(path: Path, kinds: KindLookup) -> SiteSpec:
                                  for f in error.findings]) from None
     if not isinstance(raw, dict):
         raise ConfigError(path, ["(top): expected a mapping"])
+    if nul := _nul_keys(raw, ""):
+        raise ConfigError(path, [f"{key}: holds a NUL character (\\0), which no path or text "
+                                 "may hold" for key in nul])
     base = path.resolve().parent
     problems: list[str] = []
     config: SiteConfig | None = None
@@ -216,12 +222,35 @@ def _check_measures(key: str, task: dict[str, Any], kind: TaskKind, problems: li
 
     known = {m.name for m in measures_of(kind.family)}  # complete: every family is imported
     official = task.get("official_measure")
-    if isinstance(official, str) and official not in known:
-        problems.append(f"{key}.official_measure: unknown {kind.family} measure {official!r}")
+    if isinstance(official, str):
+        task["official_measure"] = _measure(f"{key}.official_measure", official, known, kind,
+                                            task, problems)
     measures = task.get("measures")
     for i, name in enumerate(measures if isinstance(measures, list) else []):
-        if isinstance(name, str) and name not in known:
-            problems.append(f"{key}.measures[{i}]: unknown {kind.family} measure {name!r}")
+        if isinstance(name, str):
+            measures[i] = _measure(f"{key}.measures[{i}]", name, known, kind, task, problems)
+
+
+def _measure(where: str, name: str, known: set[str], kind: TaskKind, task: dict[str, Any],
+             problems: list[str]) -> str:
+    """The registry's name of ``name``: itself, or an ad hoc measure in ir_measures' spelling
+    (``nDCG@10`` is ``ndcg_cut_10``) that the task's options compute
+    (``builder.measures.names.registry_name``); a problem when neither."""
+    if name in known:
+        return name
+    if kind.family == "adhoc":
+        from builder.measures.names import registry_name
+
+        options = task.get("options") if isinstance(task.get("options"), dict) else {}
+        try:
+            return registry_name(name, int(options.get("rel_level", 1)),
+                                 bool(options.get("judged_only", False)), frozenset(known))
+        except ValueError as error:
+            if "@" in name or "(" in name or name[:1].isupper():  # ir_measures' spelling
+                problems.append(f"{where}: {error}")
+                return name
+    problems.append(f"{where}: unknown {kind.family} measure {name!r}")
+    return name
 
 
 def _existing_file(key: str, value: Any, base: Path, problems: list[str]) -> Path | None:
@@ -273,6 +302,21 @@ def _not_a_run_file(entry: Path) -> str | None:
             return "broken symbolic link: not read as a run"
         return f"not read as a run: {error.strerror}"
     return "not a regular file: not read as a run"
+
+
+def _nul_keys(value: Any, key: str) -> list[str]:
+    """The key paths of the strings of ``value`` holding a NUL character (the system refuses
+    it in a path; a page could not show it). Walked by recursion: the YAML's nesting is
+    bounded (``limits: nesting``)."""
+    if isinstance(value, str):
+        return [key or "(top)"] if "\0" in value else []
+    if isinstance(value, dict):
+        return [k for name, item in value.items()
+                for k in _nul_keys(name, key) + _nul_keys(item, f"{key}.{name}" if key else
+                                                          str(name))]
+    if isinstance(value, list):
+        return [k for i, item in enumerate(value) for k in _nul_keys(item, f"{key}[{i}]")]
+    return []
 
 
 def _pydantic_problem(prefix: str, error: Any) -> str:

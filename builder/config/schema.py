@@ -22,6 +22,7 @@ from builder.config.significance import Correction, SignificanceSettings, Signif
 from builder.config.sizes import parse_size
 from builder.contract import TaskKind
 from builder.findings import Finding
+from builder.formats.limits import InputLimits
 
 TASK_ID_PATTERN = r"^[a-z0-9][a-z0-9_-]*$"
 
@@ -99,6 +100,9 @@ class SiteConfig(_Strict):
     memory_budget: Annotated[str | None, Flag("--memory-budget", metavar="SIZE")] = Field(
         None, description="read, validate and evaluate the runs in batches that fit this "
         "size (2G, 512M, bytes): bounded memory, identical results")
+    limits: InputLimits = Field(
+        default_factory=InputLimits, description="how large an input, its gunzipped data, a "
+        "line, a field, a name and a YAML nesting may be (builder.formats.limits)")
     tasks: list[TaskConfig] = Field(min_length=1)
 
     @field_validator("memory_budget", mode="before")

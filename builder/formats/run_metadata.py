@@ -14,9 +14,11 @@ import io
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from builder.findings import Finding, FindingCode, InputError
+from builder.formats.long_values import too_long
 from builder.formats.source import read_text
 
 METADATA_COLUMNS = ["run", "team", "description", "type"]
@@ -46,6 +48,11 @@ def read_run_metadata(path: Path) -> tuple[pd.DataFrame, list[Finding]]:
         run = row.get("run", "")
         if not run:
             findings.append(Finding(str(path), line, "error", FindingCode.SYNTAX, "no run name"))
+            continue
+        long = [f for name in ("run", "team") for f in too_long(
+            str(path), np.array([line]), np.array([len(row.get(name, ""))]), name)]
+        if long:  # a name shown on every page of the run
+            findings += long
             continue
         if run in seen:
             message = f"run {run!r} already described on line {seen[run]}"

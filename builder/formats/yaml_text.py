@@ -4,7 +4,9 @@ PyYAML's safe loader accepts anchors and aliases (``&a`` ... ``*a``), so a file 
 hundred bytes can name a structure of billions of nodes ("billion laughs") that anything
 walking it (printing, rendering a page) expands; and it takes a repeated key silently, the
 last one winning. A config or metadata file needs neither: both are refused here, with the
-line of the offending alias or key.
+line of the offending alias or key. Nesting deeper than the input limits allow
+(``limits: nesting``) is refused too: PyYAML composes a node by recursion, so a file of a
+few thousand ``[`` would otherwise end in Python's ``RecursionError``.
 """
 
 from __future__ import annotations
@@ -16,17 +18,30 @@ from yaml.composer import ComposerError
 from yaml.constructor import ConstructorError
 
 from builder.findings import FindingCode, InputError
+from builder.formats.limits import current_limits
 
 
 class _PlainLoader(yaml.SafeLoader):
-    """The safe loader without aliases and with each mapping key at most once."""
+    """The safe loader without aliases, with each mapping key at most once and at most
+    ``nesting`` levels of collections."""
+
+    def __init__(self, text: str, nesting: int) -> None:
+        super().__init__(text)
+        self.nesting, self.depth = nesting, 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise ComposerError(None, None, f"alias *{event.anchor} is not accepted: write the "
                                 "value out (aliases can expand without bound)", event.start_mark)
-        return super().compose_node(parent, index)
+        self.depth += 1
+        try:
+            if self.depth > self.nesting:
+                raise ComposerError(None, None, f"nested deeper than {self.nesting} levels "
+                                    "(limits: nesting)", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
 
     def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, int] = {}
@@ -48,7 +63,7 @@ def load_yaml(text: str, file: str) -> tuple[Any, Any]:
     the line of a syntax error, an alias or a repeated key."""
     loader = None
     try:
-        loader = _PlainLoader(text)  # checks the characters first
+        loader = _PlainLoader(text, current_limits().nesting)  # checks the characters first
         node = loader.get_single_node()
         data = None if node is None else loader.construct_document(node)
     except yaml.YAMLError as error:

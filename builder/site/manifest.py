@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from builder import __version__
 from builder.config.schema import SiteSpec
 from builder.formats.source import open_problem, open_regular
+from builder.version import __version__
 
 MANIFEST_NAME = "manifest.json"
 TOOL = "appendix"

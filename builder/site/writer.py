@@ -14,7 +14,6 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from builder import __version__
 from builder.config.schema import SiteSpec
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
@@ -27,6 +26,7 @@ from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
+from builder.version import __version__
 
 
 def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,

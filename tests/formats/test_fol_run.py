@@ -46,7 +46,7 @@ def test_field_counts_are_errors_with_lines():
 def test_non_integer_offset():
     table, findings = read("1 Q0 a 1 1 t 0 5\n1 Q0 a 1 1 t 2.5 5\n")
     assert table is None
-    assert (findings[0].line, findings[0].message) == (2, "offset is not an integer")
+    assert (findings[0].line, findings[0].message) == (2, "offset is not an integer (a sign and digits, as inex_eval reads it)")
 
 
 def test_a_score_that_is_not_a_finite_number_is_an_error_with_its_line():

@@ -15,8 +15,7 @@ import argparse
 import json
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from functools import partial
+from dataclasses import dataclass
 from pathlib import Path
 
 from builder.cli.scale import add_scale_arguments, scale_of
@@ -46,8 +45,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="MEASURE",
         help="measure name, family with parameters as trec_eval (P.5,7 ndcg.1=3,2=9 "
-        "rbp.p=0.95 err@20), all_trec or set; repeatable",
+        "rbp.p=0.95 err@20), all_trec or set, or as ir_measures writes it (nDCG@10, "
+        "'P(rel=2)@5', AP, 'RBP(p=0.8)'); repeatable",
     )
+    parser.add_argument(
+        "--names", choices=["given", "trec", "ir_measures"], default="given",
+        help="spelling of the measure names printed: as given (default), trec_eval's "
+        "(ndcg_cut_10) or ir_measures' (nDCG@10)")
     parser.add_argument("--format", choices=["trec", "tsv", "csv", "json"], default="trec")
     add_scale_arguments(parser)
 
@@ -67,40 +71,22 @@ class TrecLayout:
 
 def run(args: argparse.Namespace) -> int:
     from builder.findings import sort_findings
-    from builder.measures.registry import measures_of, select_measures
     from builder.pipeline.execution.cluster import SchedulerError
-    from builder.pipeline.stages import InputError, evaluate_task, read_task, validate_task
+    from builder.pipeline.scoring import evaluate_plan, plan_measures
+    from builder.pipeline.stages import InputError, read_task, validate_task
 
-    runid = True
     try:
         task = task_of(args, args.qrels, args.runs)
-        family = task.kind.family
-        if task.kind.name == "adhoc":
-            request = _trec_request(args, task.options)
-            names, runid = list(request.names), request.runid
-            # Only the measures asked for (and num_ret, which says what was answered).
-            only = frozenset([*names, "num_ret"])
-            kind = task.kind
-            task = replace(task, kind=replace(
-                kind, evaluate=partial(kind.evaluate, only=only),
-                read_and_evaluate=kind.read_and_evaluate and partial(
-                    kind.read_and_evaluate, only=only)))  # fmt: skip
-            if request.params.given:
-                options = task.kind.options_model.model_validate(
-                    {**task.options.model_dump(), "parameters": dict(request.params.given)}
-                )
-                task = replace(task, options=options)
-        else:
-            names = select_measures(family, args.measure, task.kind.default_measures)
+        plan = plan_measures(task, args.measure, args.names)
         # Scores only, the runs read while earlier ones are scored when the kind can.
-        scale = scale_of(args, extras=False, overlap=True)
+        scale = plan.scale(scale_of(args, extras=False, overlap=True))
         inputs = read_task(task, scale)
     except (ValueError, InputError) as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
     validate_task(inputs)
     try:
-        result = evaluate_task(inputs, scale)  # reads the runs when read_task did not
+        evaluated = evaluate_plan(inputs, plan, scale)  # reads the runs when read_task did not
     except SchedulerError as error:
         print(f"appendix evaluate: {error}", file=sys.stderr)
         return 2
@@ -109,24 +95,25 @@ def run(args: argparse.Namespace) -> int:
                                       *(f for r in inputs.reads for f in r.findings)]):
             print(finding.format(), file=sys.stderr)
     code = exit_status(inputs.reads)
-    if result.evaluation is not None:
-        scores = result.evaluation.scores
-        answered = _answered(result.evaluation, task.options) \
-            if task.kind.name == "adhoc" else None
-        if task.kind.name == "adhoc" and (not task.options.complete or answered is not None):
+    if evaluated is not None:
+        scores = evaluated.scores
+        adhoc = task.kind.name == "adhoc"
+        answered = _answered(evaluated, task.options) if adhoc else None
+        if adhoc and (not task.options.complete or answered is not None):
             scores, empty = _without_empty_runs(scores, answered)
             for name in empty:
                 # trec_eval stops with exit code 7 on such a run.
                 print(f"appendix evaluate: {name}: no topic with both results and relevance "
                       "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
                 code = 7
-        texts = _relstrings(result.evaluation, scores, names) \
-            if task.kind.name == "adhoc" and args.per_topic and args.format == "trec" else None
+        names = list(plan.names)
+        texts = _relstrings(evaluated, scores, names) \
+            if adhoc and args.per_topic and args.format == "trec" else None
         per_topic = args.per_topic or args.format != "trec"
         layout = TrecLayout(
             per_topic=args.per_topic,
             answered=answered if args.per_topic else None,
-            runid=runid, summary=not args.no_summary,
+            runid=plan.runid, summary=not args.no_summary,
         )  # fmt: skip
         # Rows not printed are left out before the output is laid out, and a table all of
         # whose rows are printed is not copied: a large campaign's table is most of the memory.
@@ -135,17 +122,9 @@ def run(args: argparse.Namespace) -> int:
             printed = printed & (scores["topic"] == SUMMARY_TOPIC).to_numpy()
         if not printed.all():
             scores = scores[printed]
-        integral = {m.name for m in measures_of(family) if m.aggregation.integral}
-        for text in _render(scores, names, integral, args, layout, texts):
+        for text in _render(scores, names, set(plan.integral), args, layout, texts):
             sys.stdout.write(text)
     return code
-
-
-def _trec_request(args: argparse.Namespace, options):
-    from builder.measures.adhoc.trec_eval.profiles import profile_of
-    from builder.measures.adhoc.trec_eval.requests import parse_requests
-
-    return parse_requests(args.measure, trec_10=profile_of(options.profile).new_measures)
 
 
 def _without_empty_runs(scores, answered: frozenset[tuple[str, str]] | None = None):

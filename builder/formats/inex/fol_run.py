@@ -31,8 +31,14 @@ import numpy as np
 import pandas as pd
 
 from builder.findings import Finding, FindingCode, InputError
+from builder.formats.long_values import long_cells
 from builder.formats.source import read_text
-from builder.formats.text.numbers import FINITE_NUMBER, number_problem
+from builder.formats.text.numbers import (
+    FINITE_NUMBER,
+    LARGEST_WHOLE,
+    number_problem,
+    whole_numbers,
+)
 
 FIELDS = ["topic", "q0", "file", "rank", "score", "tag", "offset", "length"]
 COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", "tag", "order"]
@@ -121,13 +127,18 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
 
     offset_text = cells[6]
     unknown = offset_text.isin(["X", "-1"]).to_numpy()
-    offset = pd.to_numeric(offset_text.where(~unknown, "-1"), errors="coerce")
-    length = pd.to_numeric(cells[7].where(~unknown, "0"), errors="coerce")
-    findings += _line_findings(label, lines[_not_integer(offset)], FindingCode.VALUE,
-                               "offset is not an integer")
-    findings += _line_findings(label, lines[_not_integer(length)], FindingCode.VALUE,
-                               "length is not an integer")
+    offset, offset_bad, offset_huge = whole_numbers(offset_text.where(~unknown, "-1"))
+    length, length_bad, length_huge = whole_numbers(cells[7].where(~unknown, "0"))
+    for what, bad, huge in (("offset", offset_bad, offset_huge),
+                            ("length", length_bad, length_huge)):
+        findings += _line_findings(label, lines[bad], FindingCode.VALUE,
+                                   f"{what} is not an integer (a sign and digits, as inex_eval "
+                                   "reads it)")
+        findings += _line_findings(label, lines[huge], FindingCode.VALUE,
+                                   f"{what} is too large (more than {LARGEST_WHOLE})")
     findings += _score_findings(label, lines, cells[4])
+    findings += long_cells(label, cells.rename(columns={0: "topic", 2: "file", 5: "tag"}),
+                           lines, ["topic", "file", "tag"])
     if findings:
         return None, findings
 
@@ -137,8 +148,8 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
             "run": name,
             "topic": topic,
             "file": cells[2].astype(str),
-            "offset": offset.to_numpy(dtype=np.int64),
-            "length": length.to_numpy(dtype=np.int64),
+            "offset": offset,
+            "length": length,
             "line": lines,
             "rank": pd.to_numeric(cells[3], errors="coerce").to_numpy(dtype=np.float64),
             "score": pd.to_numeric(cells[4], errors="coerce").to_numpy(dtype=np.float64),
@@ -164,14 +175,6 @@ def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Fin
                                 "score is not a finite number: "
                                 f"{len(bad) - MAX_LINE_FINDINGS} more lines"))
     return findings
-
-
-LARGEST = 2**53
-"""Offsets and lengths beyond this are not character positions (and lose digits as floats)."""
-
-
-def _not_integer(values: pd.Series) -> np.ndarray:
-    return (values.isna() | (values != values.round()) | (values.abs() > LARGEST)).to_numpy()
 
 
 MAX_LINE_FINDINGS = 20

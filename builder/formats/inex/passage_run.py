@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, InputError
+from builder.formats.bounded import refusing_overflow
 from builder.formats.inex.fol_run import read_fol_run
+from builder.formats.source import open_regular
 from builder.formats.xml.corpus import CorpusError
 from builder.formats.xml.corpus_index import CorpusIndex, open_index
 from builder.formats.xml.elements.resolve import normalise_paths, resolve_element_run
@@ -27,8 +29,8 @@ def is_fol_run(path: Path) -> bool:
     """True for a FOL run: not XML, and eight fields on its first non-blank line. Also for a
     file that cannot be opened or is blank: the FOL reader says why it is rejected."""
     try:
-        with Path(path).open(encoding="utf-8", errors="replace") as handle:
-            head = handle.read(4096)
+        with open_regular(path) as handle:  # a named pipe: rejected, not waited on
+            head = handle.read(4096).decode("utf-8", "replace")
     except OSError:
         return True
     if looks_like_xml(head):
@@ -54,7 +56,17 @@ class PassageRunReader:
 
     def read(self, path: Path, label: str | None = None
              ) -> tuple[pd.DataFrame | None, list[Finding]]:
+        """The run's table resolved to character ranges (``None`` when it is rejected as a
+        whole) and its findings; what the libraries raise on an input beyond what they can
+        hold is a finding too (``refusing_overflow``)."""
         label = label or str(path)
+        try:
+            with refusing_overflow(label):
+                return self._read(path, label)
+        except InputError as error:
+            return None, error.findings
+
+    def _read(self, path: Path, label: str) -> tuple[pd.DataFrame | None, list[Finding]]:
         if is_fol_run(path):
             table, findings = read_fol_run(path, label=label)
             return (None if table is None else table.assign(path="")), findings

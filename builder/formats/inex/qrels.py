@@ -27,15 +27,13 @@ import pandas as pd
 
 from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import read_text
+from builder.formats.text.numbers import whole_numbers
 
 ARTICLE_COLUMNS = ["topic", "file", "rel_chars", "doc_chars", "bep"]
 PASSAGE_COLUMNS = ["topic", "file", "offset", "length"]
 NO_BEP = -1
 """``bep`` of an article whose line has no BEP field (inex_eval's -1)."""
 
-
-LARGEST = 2**53
-"""Numbers beyond this are not character counts (and lose digits as floats)."""
 
 
 class QrelsError(InputError):
@@ -139,16 +137,15 @@ def _passages(
 
 
 def _integers(cells: pd.Series, line_numbers: np.ndarray, label: str, what: str) -> np.ndarray:
-    values = pd.to_numeric(cells, errors="coerce")
-    bad = (values.isna() | (values != values.round())).to_numpy()
+    """Whole numbers as inex_eval reads them (``whole_numbers``); the first other is an error."""
+    values, bad, huge = whole_numbers(cells.fillna(""))
     if bad.any():
         raise QrelsError.at(label, int(line_numbers[bad][0]), FindingCode.VALUE,
                             f"{what} is not an integer")
-    huge = (values.abs() > LARGEST).to_numpy()
     if huge.any():
         raise QrelsError.at(label, int(line_numbers[huge][0]), FindingCode.VALUE,
                             f"{what} {cells.to_numpy()[huge][0]} is too large")
-    return values.to_numpy(dtype=np.int64)
+    return values
 
 
 def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> list[Finding]:

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
+from builder.formats.limits import current_limits
 from builder.formats.source import Mapped
 
 ARROW_BLOCK_BYTES = 1 << 24
@@ -34,7 +35,11 @@ def parse_fields(data: bytes | pa.Buffer, names: list[str], delimiter: str,
 
     return pa_csv.read_csv(
         data if isinstance(data, pa.Buffer) else pa.py_buffer(data),
-        read_options=pa_csv.ReadOptions(column_names=names, block_size=ARROW_BLOCK_BYTES,
+        # A block holds a whole line: the longest the limits let through (a line of Arrow's
+        # block size or more would be an error of Arrow's, without its line number).
+        read_options=pa_csv.ReadOptions(column_names=names,
+                                         block_size=max(ARROW_BLOCK_BYTES,
+                                                        2 * current_limits().line + 2),
                                          use_threads=False),
         parse_options=pa_csv.ParseOptions(
             delimiter=delimiter,

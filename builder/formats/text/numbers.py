@@ -1,11 +1,14 @@
-"""Number fields of TREC text files: the one rule every run reader applies (a finite number
-as C's ``strtod`` reads a whole field), and trec_eval's lenient reading (C's ``atof``)."""
+"""Number fields of text files: the one rule every run reader applies to a score (a finite
+number as C's ``strtod`` reads a whole field), trec_eval's lenient reading (C's ``atof``), and
+the whole numbers of INEX files (offsets and lengths, as inex_eval reads them)."""
 
 from __future__ import annotations
 
 import math
 import re
 
+import numpy as np
+import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
@@ -78,3 +81,24 @@ def read_as_atof(file: str, line: int, name: str, fields: list[str], i: int,
                             f"{name} {text} read as {value!r}, as trec_eval reads it (C's atof)"))
     fields[i] = repr(value)
     return None
+
+
+WHOLE_NUMBER = r"[+-]?[0-9]+"
+"""A whole number as inex_eval 3.1 reads offsets and lengths (Java's ``Integer.parseInt``: a
+sign, decimal digits): ``1e3`` and ``1.5`` are not, alike."""
+LARGEST_WHOLE = 2**53
+"""Whole numbers beyond this are no article's positions (and would lose digits as doubles)."""
+
+
+def whole_numbers(texts: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``texts`` read as whole numbers (``WHOLE_NUMBER``): the values (0 where not read),
+    the rows that are not whole numbers, and the rows beyond ``LARGEST_WHOLE`` (too large,
+    not "not an integer": ``99999999999999999999`` is one)."""
+    texts = texts.astype(str)
+    whole = texts.str.fullmatch(WHOLE_NUMBER).to_numpy(bool)
+    digits = texts.str.lstrip("+-").str.lstrip("0").str.len().to_numpy()
+    huge = whole & (digits > len(str(LARGEST_WHOLE)))
+    values = pd.to_numeric(texts.where(whole & ~huge, "0")).to_numpy(np.int64, copy=True)
+    huge |= np.abs(values) > LARGEST_WHOLE
+    values[huge] = 0
+    return values, ~whole, huge

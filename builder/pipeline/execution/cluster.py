@@ -39,10 +39,14 @@ def on_cluster(scheduler: str, kind: Any, qrels: Any,
         raise SchedulerError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
     with client:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        shared = client.scatter(qrels, broadcast=True)
+        # A key of its own (hash=False), not one named by the content: a key named by the
+        # content is shared with an earlier client that scattered the same qrels, whose
+        # release can drop it while it is being replicated here ("key lost during
+        # replication", seen when two builds follow each other on one cluster).
+        shared = client.scatter(qrels, broadcast=True, hash=False)
         flying: deque = deque()
         for group in groups(workers):
-            tables = client.scatter(list(group))
+            tables = client.scatter(list(group), hash=False)
             flying.append((client.submit(evaluate_batch, kind, shared, tables, options, extras,
                                          pure=False), tables))
             if len(flying) > workers:

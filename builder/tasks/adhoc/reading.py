@@ -16,6 +16,7 @@ import pandas as pd
 
 from builder.contract import RunRead
 from builder.findings import Finding, InputError
+from builder.formats.bounded import refusing_overflow
 from builder.formats.trec.qrels import read_trec_qrels
 from builder.formats.trec.run import RunFile, code_type, read_trec_run, recategorised
 from builder.tasks.naming import name_runs
@@ -70,7 +71,8 @@ def read_or_reject(path: Path, atof: bool) -> RunFile:
     """The run file, or no table and the reason when it cannot be opened or decoded: the run
     is rejected alone."""
     try:
-        return read_trec_run(path, atof)
+        with refusing_overflow(str(path)):
+            return read_trec_run(path, atof)
     except InputError as error:
         return RunFile(None, error.findings)
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,7 +38,9 @@ import pandas as pd
 from lxml import etree
 
 from builder.findings import Finding, FindingCode, InputError
+from builder.formats.long_values import long_cells, too_long
 from builder.formats.source import decode_text, read_input
+from builder.formats.text.numbers import LARGEST_WHOLE, WHOLE_NUMBER
 
 COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line", "rank",
            "score", "tag", "order"]
@@ -45,7 +48,7 @@ COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line
 (empty for elements); ``offset``/``length``: a ``<fol>`` result's range (-1 otherwise)."""
 TREC_FIELDS = 7
 MAX_LINE_FINDINGS = 20
-MAX_OFFSET = 2**53
+MAX_OFFSET = LARGEST_WHOLE
 """Larger offsets and lengths are no article's (and would not survive the float arithmetic)."""
 
 
@@ -90,6 +93,10 @@ def read_trec_element_run(text: str, name: str, label: str
         return None, [Finding(label, int(line), "error", FindingCode.SYNTAX,
                               f"expected {TREC_FIELDS} fields (topic Q0 file rank rsv run_id path)")
                       for line in lines[bad][:MAX_LINE_FINDINGS]]
+    long = long_cells(label, cells.rename(columns={0: "topic", 2: "file", 5: "tag", 6: "path"}),
+                      lines, ["topic", "file", "tag", "path"])
+    if long:
+        return None, long
     table = pd.DataFrame({
         "run": name, "topic": cells[0], "file": cells[2], "path": cells[6], "end_path": "",
         "offset": np.int64(-1), "length": np.int64(-1), "line": lines.astype(np.int64),
@@ -119,6 +126,9 @@ def read_inex_submission(data: bytes, name: str, label: str
         return None, [Finding(label, root.sourceline, "error", FindingCode.SYNTAX,
                               f"root element is <{root.tag}>, expected <inex-submission>")]
     tag = root.get("run-id", "") or name
+    long = too_long(label, np.array([root.sourceline or 1]), np.array([len(tag)]), "run-id")
+    if long:  # before the table repeats it on every row
+        return None, long
     findings: list[Finding] = []
     records: list[tuple] = []
     for topic in root.iter("topic"):
@@ -137,10 +147,12 @@ def read_inex_submission(data: bytes, name: str, label: str
             if passage is not None:
                 path, end_path = passage.get("start", ""), passage.get("end", "")
             elif fol is not None:
-                try:
-                    offset, length = int(fol.get("offset", "")), int(fol.get("length", ""))
-                except ValueError:
-                    offset, length = -1, 0
+                offset, length = (_whole(fol.get("offset", "")), _whole(fol.get("length", "")))
+                if offset is None or length is None:
+                    findings.append(Finding(label, fol.sourceline, "error", FindingCode.VALUE,
+                                            "<fol> offset and length are too large (more than "
+                                            f"{MAX_OFFSET})"))
+                    continue
                 if not (0 <= offset < MAX_OFFSET and 0 < length < MAX_OFFSET):
                     findings.append(Finding(label, fol.sourceline, "error",
                                             FindingCode.VALUE,
@@ -164,6 +176,11 @@ def read_inex_submission(data: bytes, name: str, label: str
         return None, [Finding(label, None, "error", FindingCode.EMPTY,
                               "the submission has no result")]
     columns = list(zip(*records, strict=True))
+    long = long_cells(label, pd.DataFrame({"topic": columns[0], "file": columns[1],
+                                           "path": columns[2], "end_path": columns[3]}),
+                      np.asarray(columns[6], dtype=np.int64), ["topic", "file", "path", "end_path"])
+    if long:
+        return None, long
     table = pd.DataFrame({
         "run": name, "topic": list(columns[0]), "file": list(columns[1]),
         "path": list(columns[2]), "end_path": list(columns[3]),
@@ -175,6 +192,14 @@ def read_inex_submission(data: bytes, name: str, label: str
         "tag": tag,
     })
     return _with_order(table), findings
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number (``WHOLE_NUMBER``, as inex_eval reads one: ``1e3`` and
+    ``1.5`` are not; -1 then, refused by the caller's range), None when it is too large."""
+    if re.fullmatch(WHOLE_NUMBER, text) is None:
+        return -1
+    return int(text) if len(text.lstrip("+-").lstrip("0")) <= len(str(MAX_OFFSET)) else None
 
 
 def _with_order(table: pd.DataFrame) -> pd.DataFrame:

@@ -1,0 +1,61 @@
+"""Names and fields beyond the input limits (``builder.formats.limits``): a run tag or run-id,
+a topic id or a team longer than ``limits.name`` characters, a run's other field (a docno, a
+file, an XML path) longer than ``limits.field`` bytes. A name is shown on every page of its
+run and joins its tables, so its length would multiply through the build; such a run is
+refused whole (no table), and named by its file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from builder.findings import Finding, FindingCode
+from builder.formats.limits import current_limits, size_text
+
+MAX_LISTED = 20
+"""Lines listed one by one per kind of value; the rest are counted in one more finding."""
+
+NAMES = ("topic", "tag", "run-id", "team", "run")
+"""The columns whose values are names (``limits.name``, in characters)."""
+
+
+def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> list[Finding]:
+    """An error for each line whose ``what`` (a column of ``NAMES``, or another field) is
+    ``lengths`` long beyond its limit: characters for a name, bytes for a field."""
+    limits = current_limits()
+    if what in NAMES:
+        limit, beyond = limits.name, f"{limits.name} characters (limits: name)"
+    else:
+        limit, beyond = limits.field, f"{size_text(limits.field)} (limits: field)"
+    bad = np.flatnonzero(np.asarray(lengths) > limit)
+    message = f"the {_label(what)} is longer than {beyond}"
+    found = [Finding(file, int(lines[i]), "error", FindingCode.TOO_LARGE, message)
+             for i in bad[:MAX_LISTED]]
+    if len(bad) > MAX_LISTED:
+        found.append(Finding(file, None, "error", FindingCode.TOO_LARGE,
+                             f"{message}: {len(bad) - MAX_LISTED} more lines"))
+    return found
+
+
+def _label(what: str) -> str:
+    return {"tag": "run tag", "topic": "topic id"}.get(what, what)
+
+
+def long_cells(file: str, table: pd.DataFrame, lines: np.ndarray, columns: Iterable[str]
+               ) -> list[Finding]:
+    """``too_long`` over text ``columns`` of ``table`` (characters of names, UTF-8 bytes of
+    other fields: a field's bytes are at least its characters, so only the rows that may be
+    too long are encoded)."""
+    found: list[Finding] = []
+    for column in columns:
+        values = table[column].astype(str)
+        lengths = values.str.len().to_numpy()
+        if column not in NAMES:
+            maybe = np.flatnonzero(lengths * 4 > current_limits().field)
+            lengths = np.zeros(len(values), dtype=np.int64)
+            lengths[maybe] = [len(v.encode("utf-8")) for v in values.iloc[maybe]]
+        found += too_long(file, lines, lengths, column)
+    return found
