@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 import re
 import subprocess
@@ -29,6 +30,14 @@ def test_docs_build_strict(tmp_path: Path) -> None:
     assert "seed 0" not in measures and "References" in measures
     assert {family: sorted(names) for family, names in listed.items()} == {
         family: sorted(names) for family, names in registered_measures().items()}
+    # The tables of remaining differences, from the rows the site's measures page shows.
+    from builder.measures.adhoc.trec_eval.profiles import TREC_EVAL_DIFFERENCES
+    from builder.measures.inex.differences import INEX_EVAL_DIFFERENCES
+
+    for page, rows in (("trec_eval", TREC_EVAL_DIFFERENCES), ("inex_eval", INEX_EVAL_DIFFERENCES)):
+        text = (tmp_path / "docs" / page / "index.html").read_text(encoding="utf-8")
+        assert "-differences -->" not in text
+        assert text.count("<tr><td>") == len(rows) and html.escape(rows[-1].case) in text
     cli = (tmp_path / "docs" / "cli" / "index.html").read_text(encoding="utf-8")
     assert "appendix demo" in cli
     config = (tmp_path / "docs" / "configuration" / "index.html").read_text(encoding="utf-8")

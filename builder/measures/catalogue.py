@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from builder.measures.bibliography import Reference, cited_in
-from builder.measures.registry import Measure
+from builder.measures.registry import Difference, Measure
 
 _NUMBER = re.compile(r"(\d+(?:\.\d+)?%?)")
 SYMBOLS = {"cutoff": "k", "rank": "r", "recall": "x", "multiple": "m"}
@@ -122,3 +122,18 @@ def _with_note(row: CatalogueRow, notes: list[str]) -> CatalogueRow:
         return row
     return CatalogueRow(row.name, row.parameters, row.description, row.source, row.summary,
                         "", notes.index(row.differs) + 1, row.measures, row.shown_as)
+
+
+def official_differences(families: Sequence[str]) -> list[Difference]:
+    """The remaining differences from the official programs that score ``families``:
+    trec_eval's for ``adhoc``, inex_eval's for the INEX families (focused, thorough, in
+    context); EPRUM has no official program."""
+    from builder.measures.adhoc.trec_eval.profiles import TREC_EVAL_DIFFERENCES
+    from builder.measures.inex.differences import INEX_EVAL_DIFFERENCES
+
+    rows: list[Difference] = []
+    if "adhoc" in families:
+        rows += TREC_EVAL_DIFFERENCES
+    if {"focused", "thorough", "in-context"} & set(families):
+        rows += INEX_EVAL_DIFFERENCES
+    return rows

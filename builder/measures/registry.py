@@ -69,6 +69,19 @@ class Aggregation(Enum):
 
 
 @dataclass(frozen=True)
+class Difference:
+    """A remaining difference from an official program, as the measures page and the docs
+    list it: the ``program`` (and release), the minimal ``case``, what appendix prints
+    (``ours``), what the program prints (``theirs``), and why."""
+
+    program: str
+    case: str
+    ours: str
+    theirs: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class Measure:
     """A declared measure.
 

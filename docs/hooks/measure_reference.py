@@ -1,7 +1,9 @@
 """mkdocs hook: the measure reference, written from the measure registry at build time.
 
 Importing ``builder.measures`` declares every family's measures; the page ``measures.md`` gets
-one table per family in place of the marker ``<!-- measures -->``.
+one table per family in place of the marker ``<!-- measures -->``. The markers
+``<!-- trec_eval-differences -->`` and ``<!-- inex_eval-differences -->`` become the tables of
+the remaining differences from each program, the rows the site's measures page shows.
 """
 
 from __future__ import annotations
@@ -12,10 +14,32 @@ from typing import Any
 MARKER = "<!-- measures -->"
 
 
+DIFFERENCES = {"<!-- trec_eval-differences -->": "TREC_EVAL_DIFFERENCES",
+               "<!-- inex_eval-differences -->": "INEX_EVAL_DIFFERENCES"}
+
+
 def on_page_markdown(markdown: str, page: Any, **kwargs: Any) -> str:
+    for marker, name in DIFFERENCES.items():
+        if marker in markdown:
+            markdown = markdown.replace(marker, differences_table(name))
     if MARKER not in markdown:
         return markdown
     return markdown.replace(MARKER, measure_reference())
+
+
+def differences_table(name: str) -> str:
+    """The rows of ``TREC_EVAL_DIFFERENCES`` or ``INEX_EVAL_DIFFERENCES`` as an HTML table."""
+    from builder.measures.adhoc.trec_eval import profiles
+    from builder.measures.inex import differences
+
+    rows = getattr(profiles, name, None) or getattr(differences, name)
+    body = "\n".join(
+        "<tr>" + "".join(f"<td>{_text(cell)}</td>" for cell in
+                         (d.program, d.case, d.ours, d.theirs, d.reason)) + "</tr>"
+        for d in rows)
+    return ("<table>\n<thead><tr><th>Program</th><th>Case</th><th>appendix</th>"
+            "<th>The program</th><th>Reason</th></tr></thead>\n"
+            f"<tbody>\n{body}\n</tbody>\n</table>\n")
 
 
 def measure_reference() -> str:

@@ -28,14 +28,20 @@ def printed(kind: str, qrels: Path, run: Path, **options):
     return compared(official, ours(kind, qrels, run, **options)[0])
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_a_run_sharing_no_topic_with_the_qrels_has_nan_means_with_the_option(
-        tmp_path: Path, kind: str) -> None:
-    """qrels of topic 1, a run of topic 2 only: no topic is averaged, every mean is 0/0."""
+def no_shared_topic(tmp_path: Path, kind: str) -> tuple[Path, Path]:
+    """qrels of topic 1 and a run of topic 2 only (best in context: an entry point)."""
     qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
     qrels.write_text("1 Q0 10 100 1000 0 0:100\n")
     length = 0 if kind == "best-in-context" else 100
     run.write_text(f"2 Q0 20 1 -1 r 0 {length}\n")
+    return qrels, run
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_run_sharing_no_topic_with_the_qrels_has_nan_means_with_the_option(
+        tmp_path: Path, kind: str) -> None:
+    """qrels of topic 1, a run of topic 2 only: no topic is averaged, every mean is 0/0."""
+    qrels, run = no_shared_topic(tmp_path, kind)
     nan = printed(kind, qrels, run, no_relevant_text="nan")
     at = nan.set_index(["measure", "topic"])
     assert at.loc[("num_q", "all"), "official"] == 0
@@ -56,10 +62,7 @@ def test_a_run_sharing_no_topic_with_the_qrels_has_nan_means_with_the_option(
 def test_a_run_sharing_no_topic_with_complete_averages_the_qrels_topics(
         tmp_path: Path, kind: str) -> None:
     """With -c the qrels topic is averaged (scoring 0): numbers, not NaN, in both programs."""
-    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
-    qrels.write_text("1 Q0 10 100 1000 0 0:100\n")
-    length = 0 if kind == "best-in-context" else 100
-    run.write_text(f"2 Q0 20 1 -1 r 0 {length}\n")
+    qrels, run = no_shared_topic(tmp_path, kind)
     table = printed(kind, qrels, run, no_relevant_text="nan", complete=True)
     assert table.set_index(["measure", "topic"]).loc[(MEANS[kind], "all"), "official"] == 0
     assert len(table) > 20 and table["official"].notna().all()

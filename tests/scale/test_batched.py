@@ -236,7 +236,11 @@ def test_batches_keep_only_the_tables_pages_read(robust03_folder):
                        scale)
     validate_task(inputs)
     batched = evaluate_task(inputs, scale).evaluation
-    assert set(batched.extras) == set(one_shot.extras) - {"pr_points", "relevant_points"}
+    # The steps (a row per line, the answered topics, relstring's text) are made on demand
+    # by the one-shot evaluation only.
+    steps = {"pr_points", "relevant_points", "answered", "relstring"}
+    assert one_shot.extras.steps == steps
+    assert set(batched.extras) == set(one_shot.extras) - steps
     assert set(one_shot.extras) > set(batched.extras)
     for name in batched.extras:
         pd.testing.assert_frame_equal(batched.extras[name], one_shot.extras[name])

@@ -189,3 +189,21 @@ def regenerate() -> None:
 
 if __name__ == "__main__" and sys.argv[1:] == ["--regenerate"]:
     regenerate()
+
+
+def test_the_measures_page_lists_every_difference_from_the_official_programs(stamped_site):
+    """The demo has ad hoc and INEX tasks: every trec_eval and inex_eval difference is a row
+    (program, case, ours, theirs, reason), in its declared order, and nothing else."""
+    import csv
+
+    from builder.measures.adhoc.trec_eval.profiles import TREC_EVAL_DIFFERENCES
+    from builder.measures.inex.differences import INEX_EVAL_DIFFERENCES
+
+    with (stamped_site / "measures.differences.csv").open(encoding="utf-8", newline="") as f:
+        rows = [tuple(row) for row in csv.reader(f)]
+    assert rows[0] == ("Program", "Case", "This site", "The program", "Reason")
+    expected = [tuple(d.__dict__.values()) for d in (*TREC_EVAL_DIFFERENCES,
+                                                     *INEX_EVAL_DIFFERENCES)]
+    assert rows[1:] == expected
+    assert {row[0] for row in rows[1:]} >= {"trec_eval 8.1", "trec_eval 9.0.8", "trec_eval 10.0",
+                                            "inex_eval 3.1"}

@@ -17,6 +17,7 @@ from builder.measures.adhoc.judged.ranking import JudgedRanking
 from builder.measures.adhoc.trec_eval.params import RBP_PERSISTENCE
 from builder.measures.adhoc.trec_measure import TREC_EVAL_10, single_value_measure
 
+
 def _topic_highest(judged: JudgedRanking) -> np.ndarray:
     """Each topic's highest relevance level in the qrels (0 when none is positive)."""
     counts = np.diff(judged.ideal_start)

@@ -1,5 +1,6 @@
-"""The measures page: every measure of the campaign's families, from the measure registry, and
-the trec_eval release each ad hoc task's scores follow."""
+"""The measures page: every measure of the campaign's families, from the measure registry, the
+trec_eval release each ad hoc task's scores follow, and every remaining difference from the
+official programs (``builder.measures.catalogue.official_differences``), one row each."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from builder.site.tables import Table, text
 def measures_pages(build: SiteBuild) -> list[Page]:
     """Each measure of the campaign's families, from the registry: one row per measure or per
     parameterised family (``P_k``), shared notes once under the table, then the references."""
-    from builder.measures.catalogue import catalogue
+    from builder.measures.catalogue import catalogue, official_differences
     from builder.measures.registry import measures_of
 
     page = Page("measures.html", "measures.html", "Measures")
@@ -28,6 +29,12 @@ def measures_pages(build: SiteBuild) -> list[Page]:
              "Differs from official"], rows))
         notes[family] = listed.notes
         references.update({ref.key: ref for ref in listed.references})
+    differences = official_differences(families)
+    page.tables.append(Table(
+        "differences", "Remaining differences from the official programs",
+        ["Program", "Case", "This site", "The program", "Reason"],
+        [[text(d.program), text(d.case), text(d.ours), text(d.theirs), text(d.reason)]
+         for d in differences], row_header=None))
     page.context = {"families": families, "notes": notes, "rules": _scoring_rules(build.tasks),
                     "references": list(references.values())}
     return [page.with_table_csvs()]

@@ -27,6 +27,7 @@ and Python's sort has no comparator of C's ``int`` semantics to borrow.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Literal
@@ -45,7 +46,7 @@ def compare_gains(gain1: float, gain2: float) -> int:
     """trec_eval's ``comp_rel_gain``: ``gain1 - gain2`` converted to C's ``int``, truncated
     toward zero (x86's conversion gives INT_MIN for a value out of range or NaN)."""
     difference = gain1 - gain2
-    if difference != difference or not -(2.0**31) < difference < 2.0**31:
+    if math.isnan(difference) or not -(2.0**31) < difference < 2.0**31:
         return _INT_MIN
     return int(difference)
 
