@@ -25,6 +25,7 @@ def scheduler():
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow
 def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust03_folder,
                                                        robust03_one_shot):
     # A budget of a few runs: several batches, sent to both workers.
@@ -49,6 +50,7 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
     assert workers == 2 and len(groups) >= 2
 
 
+@pytest.mark.slow
 def test_distributed_demo_site_equals_local(tmp_path, scheduler, stamped_demo_site):
     assert build_demo(tmp_path / "cluster", "--scheduler", scheduler) == 0
     assert compare_sites(stamped_demo_site, tmp_path / "cluster") == []
