@@ -38,7 +38,9 @@ def shared_folder(folder: Path) -> Path:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The files that hold a ``slow`` test first, each file's tests kept together and in their
-    order (xdist's ``loadfile`` hands out whole files in this order: the longest first)."""
+    order: xdist's ``worksteal`` deals the tests out in this order and idle workers take from
+    the end of a busy one's share, so the long tests start early and the short ones even out
+    the end."""
     slow = {item.path for item in items if item.get_closest_marker("slow")}
     items.sort(key=lambda item: item.path not in slow)
 

@@ -17,8 +17,10 @@ from tests.site.test_build import build_demo
 
 @pytest.fixture(scope="module")
 def scheduler():
+    # Every port a free one (":0"): the scheduler's HTTP server otherwise takes 8787, which a
+    # test run beside this one (another worker, another checkout) may hold.
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         with Client(cluster) as client:
             pids = client.run(os.getpid)
         assert len(set(pids.values()) - {os.getpid()}) == 2  # two processes besides this one
