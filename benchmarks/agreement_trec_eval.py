@@ -14,6 +14,7 @@ measure, the lines that agree and those that differ (a line missing on one side 
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import random
@@ -122,4 +123,10 @@ def main(cases: int, version: str) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 2000, sys.argv[2] if len(sys.argv) > 2 else "10.0")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("cases", nargs="?", type=int, default=2000,
+                        help="random cases drawn (default: %(default)s)")
+    parser.add_argument("version", nargs="?", choices=["10.0", "9.0.8"], default="10.0",
+                        help="the trec_eval built from ../shared/tools (default: %(default)s)")
+    args = parser.parse_args()
+    main(args.cases, args.version)

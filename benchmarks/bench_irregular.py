@@ -16,6 +16,7 @@ time is the steadier under load). Target: every ratio at most 1.5.
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import statistics
@@ -116,7 +117,12 @@ def main(lines: int) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--read":
-        read_once(Path(sys.argv[2]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("lines", nargs="?", type=int, default=2_000_000,
+                        help="lines of each generated run (default: %(default)s)")
+    parser.add_argument("--read", type=Path, help=argparse.SUPPRESS)  # one timed read of a file
+    args = parser.parse_args()
+    if args.read is not None:
+        read_once(args.read)
     else:
-        main(int(sys.argv[1]) if len(sys.argv) > 1 else 2_000_000)
+        main(args.lines)

@@ -12,6 +12,7 @@ few hundred examples per reader (``tests/formats/test_reader_properties.py``).
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 import traceback
@@ -61,5 +62,10 @@ def main(examples: int, names: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(int(sys.argv[1]) if len(sys.argv) > 1 else 10_000,
-                  sys.argv[2].split(",") if len(sys.argv) > 2 else list(READERS)))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("examples", nargs="?", type=int, default=10_000,
+                        help="random inputs per reader (default: %(default)s)")
+    parser.add_argument("readers", nargs="?", default=",".join(READERS),
+                        help="readers fuzzed, separated by commas (default: all, %(default)s)")
+    args = parser.parse_args()
+    sys.exit(main(args.examples, args.readers.split(",")))

@@ -19,6 +19,7 @@ some 1,500 files, so on disk the figures measure the disk's state as much as the
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import statistics
@@ -124,16 +125,19 @@ def _listed(measurements: list[dict]) -> str:
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--evaluate"]:
-        print(json.dumps(evaluation_alone(Path(sys.argv[2]))))
-    elif sys.argv[1:2] == ["--build"]:
-        print(json.dumps(full_build(Path(sys.argv[2]), Path(sys.argv[3]))))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("config", nargs="?", type=Path,
+                        default=ROOT / "examples" / "trec_covid_round1.yml",
+                        help="the site's configuration (default: examples/trec_covid_round1.yml)")
+    parser.add_argument("--disk", type=Path,
+                        help="build the sites in this folder rather than in memory (/dev/shm)")
+    # the timed passes, each in a fresh process: --evaluate CONFIG, --build CONFIG OUT
+    parser.add_argument("--evaluate", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--build", type=Path, nargs=2, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.evaluate is not None:
+        print(json.dumps(evaluation_alone(args.evaluate)))
+    elif args.build is not None:
+        print(json.dumps(full_build(*args.build)))
     else:
-        arguments = sys.argv[1:]
-        disk = None
-        if "--disk" in arguments:
-            at = arguments.index("--disk")
-            disk = Path(arguments[at + 1]).resolve()
-            del arguments[at:at + 2]
-        main(Path(arguments[0]).resolve() if arguments
-             else ROOT / "examples" / "trec_covid_round1.yml", disk)
+        main(args.config.resolve(), args.disk.resolve() if args.disk is not None else None)

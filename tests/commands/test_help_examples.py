@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from builder.cli import COMMANDS
 
 EXAMPLES_HEADING = re.compile(r"^examples?\b")
@@ -46,6 +48,7 @@ def examples(text: str) -> list[tuple[str, int]]:
             for command, description in found]
 
 
+@pytest.mark.slow
 def test_every_help_example_runs_as_printed(tmp_path: Path) -> None:
     shim = tmp_path / "bin" / "appendix"
     shim.parent.mkdir()

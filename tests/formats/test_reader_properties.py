@@ -18,6 +18,7 @@ from reader_cases import READERS, contents, read_bytes_as
 EXAMPLES = 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_reader_raises_only_input_errors(name: str) -> None:
     reader = READERS[name]
@@ -33,6 +34,7 @@ def test_reader_raises_only_input_errors(name: str) -> None:
     assert "read" in outcomes  # the mutated real lines are not all refused
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(READERS))
 def test_reader_under_tight_limits_raises_only_input_errors(name: str) -> None:
     """The same property with every input limit tight and the content gzipped half the time,

@@ -45,6 +45,7 @@ def campaigns(draw):
     return qrels, runs, depth, level
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(campaigns())
 def test_every_per_topic_value_equals_pytrec_eval(campaign):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,7 @@ from builder.measures.adhoc.judged.docno_order import byte_order_codes, take_row
 chunks = st.lists(st.lists(st.text("ab\u00e9", max_size=3), max_size=6), max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(chunks, st.data())
 def test_take_rows_equals_arrows_take(parts: list[list[str]], data: st.DataObject):

@@ -92,6 +92,7 @@ def campaign_text(seed: int, overlapping: bool, empty_topics: bool = False,
     return "\n".join(qrels) + "\n", "\n".join(run) + "\n"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["focused", "thorough"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
@@ -137,6 +138,7 @@ def test_the_issue_repro_of_a_topic_without_relevant_text(tmp_path: Path) -> Non
     assert zero.loc[("char_rec", "2"), "value"] == 0 and zero.loc[("char_rec", "all"), "value"] == 0.5
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["relevant-in-context", "restricted-relevant-in-context"])
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from builder.cli import main
-from tests.oracle.official import build_trec_eval, trec_eval_rows
+from tests.oracle.official import trec_eval_rows
 
 TOPICS = ["1", "2", "10"]
 DOCS = ["d0", "d1", "d2", "d3", "d4", "d5", "d10", "d11", "D1", "doc-7", "a", "zz9"]
@@ -90,11 +90,8 @@ def parameterised(draw):
 
 
 @pytest.fixture(scope="module")
-def trec_eval_10(shared_tools, tmp_path_factory):
-    try:
-        return build_trec_eval("10.0", tmp_path_factory.mktemp("trec_eval"))
-    except FileNotFoundError as missing:
-        pytest.fail(str(missing))
+def trec_eval_10(trec_eval_binary):
+    return trec_eval_binary("10.0")
 
 
 @settings(

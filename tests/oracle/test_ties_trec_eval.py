@@ -11,7 +11,6 @@ decimals, on the runs whose bounds differ most.
 from __future__ import annotations
 
 import gzip
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -50,14 +49,8 @@ def campaign(request, shared_data):
 
 
 @pytest.fixture(scope="module")
-def trec_eval(shared_tools, tmp_path_factory) -> Path:
-    source = shared_tools / "trec_eval-9.0.8"
-    if shutil.which("make") is None or shutil.which("cc") is None:
-        pytest.fail("make and a C compiler are needed to build trec_eval")
-    folder = tmp_path_factory.mktemp("trec_eval") / "trec_eval"
-    shutil.copytree(source, folder)
-    subprocess.run(["make", "-s"], cwd=folder, check=True, capture_output=True)
-    return folder / "trec_eval"
+def trec_eval(trec_eval_binary) -> Path:
+    return trec_eval_binary("9.0.8")
 
 
 def summary(scores: pd.DataFrame) -> pd.Series:
@@ -65,6 +58,7 @@ def summary(scores: pd.DataFrame) -> pd.Series:
     return rows.set_index(["run", "measure"])["value"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("column", ["best", "worst"])
 def test_bounds_equal_our_engine_on_rewritten_runs(campaign, column):
     _, qrels, options, table, rewritten = campaign

@@ -63,6 +63,7 @@ def campaign(request, shared_data):
     }
 
 
+@pytest.mark.slow
 def test_every_value_equals_trec_eval_10(campaign):
     """``--profile 10.0``: every numeric row of trec_eval 10.0's ``-m all_trec`` table, rbp,
     rbp_resid and unj_* included, and no row it does not print."""

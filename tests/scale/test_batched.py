@@ -46,6 +46,7 @@ is estimated above 8 MB read and evaluated a few topics at a time (``builder.pip
 1 byte (a part per topic, 1,700 evaluations) took 20 times as long and checks no more."""
 
 
+@pytest.mark.slow
 def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robust03_folder,
                                                       robust03_one_shot):
     one_shot = robust03_one_shot
@@ -56,6 +57,7 @@ def test_batched_evaluate_equals_one_shot_on_robust03(capsys, monkeypatch, robus
     assert len(split) == 13 and all(len(parts) >= 3 for parts in split), split
 
 
+@pytest.mark.slow
 def test_batched_running_sums_equal_one_shot(capsys, robust03_folder):
     """gdeval's ERR terms sum within each ranking only: a run's values are the same bits
     whichever runs share its batch."""

@@ -17,14 +17,17 @@ from tests.site.test_build import build_demo
 
 @pytest.fixture(scope="module")
 def scheduler():
+    # Every port a free one (":0"): the scheduler's HTTP server otherwise takes 8787, which a
+    # test run beside this one (another worker, another checkout) may hold.
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster:
+                      dashboard_address=":0") as cluster:
         with Client(cluster) as client:
             pids = client.run(os.getpid)
         assert len(set(pids.values()) - {os.getpid()}) == 2  # two processes besides this one
         yield cluster.scheduler_address
 
 
+@pytest.mark.slow
 def test_distributed_evaluate_equals_local_on_robust03(capsys, scheduler, robust03_folder,
                                                        robust03_one_shot):
     # A budget of a few runs: several batches, sent to both workers.
@@ -49,6 +52,7 @@ def test_without_budget_every_worker_gets_a_batch(capsys, scheduler, monkeypatch
     assert workers == 2 and len(groups) >= 2
 
 
+@pytest.mark.slow
 def test_distributed_demo_site_equals_local(tmp_path, scheduler, stamped_demo_site):
     assert build_demo(tmp_path / "cluster", "--scheduler", scheduler) == 0
     assert compare_sites(stamped_demo_site, tmp_path / "cluster") == []

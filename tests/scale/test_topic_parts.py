@@ -59,6 +59,7 @@ def parts(monkeypatch) -> list[int]:
     return counts
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "options", "budget", "expected"), [
     # A budget of 1 byte: a part per topic (robust03 has 100).
     ("real", ["-q", "-c", "--format", "tsv", "-m", "all_trec"], "1", range(100, 101)),

@@ -9,10 +9,23 @@ from pathlib import Path
 
 import pytest
 
+from tests.made_once import made_once
 from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_page
 
 DEMO_CONFIG = ROOT / "site_config.yml"
 COVID_CONFIG = ROOT / "examples" / "trec_covid_round1.yml"
+
+
+def site_of(config: Path) -> Callable[[Path], None]:
+    """What builds ``config``'s site into ``folder / "site"`` with ``appendix build``."""
+
+    def build(folder: Path) -> None:
+        from builder.cli import main
+
+        status = main(["build", "--config", str(config), "--out", str(folder / "site"), "--quiet"])
+        assert status == 0, f"appendix build exited with {status}"
+
+    return build
 
 
 @pytest.fixture(scope="module")
@@ -30,14 +43,11 @@ def demo_analyses():
 
 @pytest.fixture(scope="session")
 def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo campaign's site, built by ``appendix build`` from the repository's config."""
-    from builder.cli import main
-
+    """The demo campaign's site, built by ``appendix build`` from the repository's config,
+    once for the whole run (``made_once``)."""
     if importlib.util.find_spec("builder.cli.commands.build") is None or not DEMO_CONFIG.is_file():
         missing("appendix build or site_config.yml is not there yet")
-    out = tmp_path_factory.mktemp("demo-site") / "site"
-    status = main(["build", "--config", str(DEMO_CONFIG), "--out", str(out), "--quiet"])
-    assert status == 0, f"appendix build exited with {status}"
+    out = made_once(tmp_path_factory, "demo-site", site_of(DEMO_CONFIG)) / "site"
     assert (out / "index.html").is_file()
     return out
 
@@ -57,13 +67,9 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(scope="session")
 def covid_site(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The TREC-COVID round 1 site (143 runs, 30 topics), built once: about 5 seconds."""
-    from builder.cli import main
-
-    out = tmp_path_factory.mktemp("covid-site") / "site"
-    status = main(["build", "--config", str(COVID_CONFIG), "--out", str(out), "--quiet"])
-    assert status == 0, f"appendix build exited with {status}"
-    return out
+    """The TREC-COVID round 1 site (143 runs, 30 topics), built once for the whole run
+    (``made_once``): about 5 seconds."""
+    return made_once(tmp_path_factory, "covid-site", site_of(COVID_CONFIG)) / "site"
 
 
 @pytest.fixture

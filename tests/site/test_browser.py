@@ -7,6 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from builder.demo.adhoc.runs import ESCAPE_TAG
 from tests.site.browser import PageVisit, axe_report, page_samples
 
@@ -77,6 +79,7 @@ def test_markup_in_run_names_is_text_on_chart_axes(tmp_path: Path, visit: Any) -
     assert seen.page.locator(".xtick text [style*='bold'], .xtick text [style*='italic']").count() == 0
 
 
+@pytest.mark.slow
 def test_no_axe_violations_on_any_page_type(demo_site: Path, visit: Any) -> None:
     """One tab goes from page to page: in a fresh tab each page would compile plotly.js anew
     (about 2 of the 3 seconds a page takes)."""

@@ -128,6 +128,7 @@ def test_figure_pages_are_every_kind_of_figure_page(hostile_site: Path) -> None:
     assert "index.html" in paths
 
 
+@pytest.mark.slow
 def test_names_are_text_in_every_figure(hostile_site: Path, visit: Any) -> None:
     problems: list[str] = []
     for path, fragment in _figure_pages(hostile_site):

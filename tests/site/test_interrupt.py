@@ -17,6 +17,7 @@ def published(tmp_path_factory):
     return publish_once(tmp_path_factory, "interrupt")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("signum, after", [
     (signal.SIGINT, "config"), (signal.SIGINT, "evaluate"), (signal.SIGINT, "render worker"),
     (signal.SIGTERM, "read"), (signal.SIGTERM, "analyse"), (signal.SIGTERM, "render worker")])

@@ -39,6 +39,7 @@ def _sort_button(page: Any, name: str) -> Any:
     return page.locator(f"{BOARD} thead th").filter(has_text=name).first.locator("button")
 
 
+@pytest.mark.slow
 def test_a_column_header_sorts_the_rows_as_numbers(covid_site: Path, visit: Any, board) -> None:
     seen = visit(covid_site / "index.html")
     page = seen.page

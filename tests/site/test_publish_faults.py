@@ -168,6 +168,7 @@ def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, st
     return process.returncode, rest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("after", ["config", "read", "validate", "render worker", "render"])
 def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
     """The build is killed once it prints that stage's line, or during the render stage once

@@ -30,6 +30,7 @@ def user_folder(parent: Path, site: Path) -> tuple[Path, dict[str, str]]:
     return folder, tree(folder)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, output_there", [
     ("building-x", True), ("previous-x", True), ("previous-x", False)])
 def test_a_link_named_like_a_leftover_is_left_alone(site, name, output_there):

@@ -99,6 +99,7 @@ def test_an_unknown_team_is_refused(tmp_path: Path, capsys) -> None:
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.slow
 def test_the_bundle_is_valid_html_and_leaks_no_machine_path(bundle: Path) -> None:
     from tests.site.browser import vnu_errors
     from tests.site.site_checks import published_leaks
