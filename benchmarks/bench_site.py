@@ -2,7 +2,7 @@
 
     python benchmarks/bench_site.py [CONFIG] [--disk DIR]   (default: examples/trec_covid_round1.yml)
 
-Targets (issue 3): the whole build costs less than twice the evaluation alone (read, validate
+Targets: the whole build costs less than twice the evaluation alone (read, validate
 and evaluate every run); a run page weighs under 100 KB apart from the shared assets.
 
 Each measurement runs in a fresh process (this script again, with ``--evaluate`` or
