@@ -1,7 +1,8 @@
 """Benchmark: a focused campaign of INEX 2007 size, generated from the real qrels.
 
 79 runs x 107 topics x 1500 passages (the size of Pal, Mitra and Chakraborty's stability
-study of the INEX 2007 measures) = 12.7M passages. Prints wall time and peak memory of the evaluation (target: under 30 s and 4 GB on 2 cores).
+study of the INEX 2007 measures) = 12.7M passages. Prints wall time and peak memory of the
+evaluation (target: under 30 s and 4 GB on 2 cores).
 
     python benchmarks/bench_inex.py [--runs 79] [--topics 107] [--passages 1500] [--kind focused]
 
