@@ -62,9 +62,11 @@ def test_robust03_leaderboard_agrees_with_trec_eval(robust03_site, shared_data):
 
 def test_robust03_run_pages_are_small(robust03_site):
     # 100 topics: a per-topic table and chart for each of the four shown measures (the
-    # official one's and, a choice away, the others'), and the per-topic curves.
+    # official one's and, a choice away, the others'), and the per-topic curves; the
+    # significance comparisons on each of the four shown measures (about 16 KB of 17 runs).
+    # What must not happen is a page that grows with runs times topics.
     for page in (robust03_site / "robust" / "runs").glob("*.html"):
-        assert page.stat().st_size < 160_000, page.name
+        assert page.stat().st_size < 175_000, page.name
 
 
 @pytest.fixture(scope="module")
