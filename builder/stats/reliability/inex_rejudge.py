@@ -18,7 +18,9 @@ import pandas as pd
 
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import NO_BEP, InexQrels
+from builder.measures.inex.focused.precision import FAMILY
 from builder.measures.inex.focused.scores import focused_wide, topic_sums
+from builder.measures.registry import measures_of
 from builder.measures.inex.ranking import RankedPassages, highlight_index
 from builder.stats.reliability.stability import Scores
 
@@ -100,11 +102,15 @@ def rejudged_passages(ranked: RankedPassages, qrels: InexQrels,
                                total_relevant=total_relevant)
 
 
+SUMMARY_OF = {m.name: m.per_topic for m in measures_of(FAMILY) if m.per_topic}
+"""The per-topic measure behind each summary measure (MAiP: AiP, MAP: AP)."""
+
+
 def focused_scores(ranked: RankedPassages, complete: bool, measures: list[str]) -> Scores:
     """Per-topic values, averaged pairs and summaries of ``measures`` (``MAiP`` is the mean of
-    ``AiP``), as ``focused_score_table`` makes the summary rows."""
+    ``AiP``, ``MAP`` of ``AP``), as ``focused_score_table`` makes the summary rows."""
     wide = focused_wide(ranked, complete)
-    columns = ["AiP" if m == "MAiP" else m for m in measures]
+    columns = [SUMMARY_OF.get(m, m) for m in measures]
     n_runs, n_topics = len(ranked.runs), len(ranked.topics)
     sums, counts = topic_sums(wide, columns, n_runs)
     num_q = np.full(n_runs, n_topics) if complete else counts

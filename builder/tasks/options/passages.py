@@ -73,6 +73,10 @@ class FocusedOptions(RunNamingOptions, EprumBlockOptions):
         False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int | None = MAX_RESULTS_FIELD
     no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
+    ip_recall: Literal["inex_eval", "definition"] = Field(
+        "inex_eval", description="How iP[x] decides R >= x at an exact recall boundary: "
+        "inex_eval 3.1's buckets floor(100 R) of a double (R = 29/100 falls in bucket 28), or "
+        "the definition, exactly (Kamps et al. 2008).")
     corpus: Corpus = CORPUS_FIELD
 
 

@@ -43,7 +43,7 @@ FAMILY = hixeval.FAMILY
 declare_inex_eval_measures(FAMILY, sizes=(
     "As inex_eval 3.1 -t: in an article with highlighted text for the topic, text retrieved by "
     "two results counts once and a passage of unknown offset counts 0 characters; option "
-    "overlap: each counts every result in full."))
+    "overlap: each counts every result in full."), with_average_precision=False)
 hixeval.declare()
 
 
@@ -83,13 +83,14 @@ def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
 def thorough_score_table(
     ranked: RankedPassages, qrels: InexQrels, complete: bool, alpha: float,
     corpus: Path | None = None, overlap: str = "once", no_relevant_text: str = "zero",
+    ip_recall: str = "inex_eval",
 ) -> pd.DataFrame:
     """The long score table (``SCORE_COLUMNS``): the focused measures (``overlap``: "once"
     counts text retrieved twice once, as inex_eval -t; "each" counts every result in full),
     then HiXEval's."""
     seen_chars, seen_highlighted = hixeval.seen_before(ranked, highlight_index(qrels))
     counted = counted_once(ranked, seen_chars, seen_highlighted) if overlap == "once" else ranked
-    scores = focused_score_table(counted, complete, FAMILY, no_relevant_text)
+    scores = focused_score_table(counted, complete, FAMILY, no_relevant_text, ip_recall)
     seen, trel = hixeval_inputs(ranked, qrels, alpha, corpus, seen_highlighted)
     measures = hixeval.hixeval_table(ranked, seen, alpha, trel=trel)
     keys = ["run", "topic", "run_code", "topic_code"]
