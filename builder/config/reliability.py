@@ -36,6 +36,8 @@ class ReliabilityConfig(BaseModel):
                               "this many relevant units")
     fuzziness: float = Field(0.05, ge=0, lt=1, description="error rate: smallest relative "
                              "difference that orders two runs")
+    agreement: bool = Field(True, description="rank correlations between every pair of the "
+                            "task's shown measures, over the runs and over (run, topic) scores")
     seed: int = Field(DEFAULT_SEED, description="seed of every sample")
     pool_depth: int | None = Field(
         None, ge=1, description="documents per pooled run judged (enables pool bias, ad hoc)")

@@ -42,6 +42,8 @@ class ReliabilityReport:
     unjudged: pd.Series
     left_out: str = ""
     """Why the analyses that score the rankings again are missing, when they are."""
+    agreement: pd.DataFrame | None = None
+    """``AGREEMENT_COLUMNS``: every pair of the task's shown measures (``builder.stats.agreement``)."""
 
     def stability_summary(self) -> pd.DataFrame:
         from builder.stats.reliability.stability import level_summary
@@ -69,10 +71,28 @@ def pooled_runs(settings: ReliabilityConfig, runs: list[str], metadata: pd.DataF
 def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
                        settings: ReliabilityConfig, official: str,
                        metadata: pd.DataFrame, scores: pd.DataFrame | None = None,
-                       ) -> ReliabilityReport:
+                       shown: list[str] | None = None) -> ReliabilityReport:
     """Every analysis ``settings`` asks for, on the accepted runs ``runs`` of a task
-    (``scores``: their evaluation, when made); only those that read scores alone when
-    ``runs`` is None (the runs were not kept: ``_scores_only``)."""
+    (``scores``: their evaluation, when made; ``shown``: the measures the task shows, whose
+    pairs the measure agreement compares); only those that read scores alone when ``runs`` is
+    None (the runs were not kept: ``_scores_only``)."""
+    report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores)
+    if settings.agreement and scores is not None and shown and len(shown) > 1:
+        from builder.measures.registry import measures_of
+        from builder.stats.agreement import measure_agreement
+
+        declared = {m.name: m for m in measures_of(kind.family)}
+        known = set(scores["measure"]) | {m.name for m in declared.values()
+                                          if m.per_topic in set(scores["measure"])}
+        measures = [m for m in dict.fromkeys(shown) if m in known]
+        report.agreement = measure_agreement(scores, measures, declared)
+    return report
+
+
+def _analyses(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
+              settings: ReliabilityConfig, official: str, metadata: pd.DataFrame,
+              scores: pd.DataFrame | None) -> ReliabilityReport:
+    """The sampling, error-rate, tie and pool analyses of ``reliability_report``."""
     from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
     from builder.stats.reliability.rescoring import rescorer_for
     from builder.stats.reliability.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
