@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from builder.formats.eprum.navigation import NavigationError, read_navigation
     from builder.measures.eprum.scores import IdealSet, ordered_rows, score_rows, topic_results
+    from builder.measures.eprum.transitions import composed_table
 
     try:
         table = read_navigation(args.navigation)
@@ -44,8 +45,12 @@ def run(args: argparse.Namespace) -> int:
     if args.exact_limit < 0:
         print("appendix eprum: --exact-limit must be 0 or more", file=sys.stderr)
         return 2
-    navigation = table.navigation.assign(run="")
-    ideal = IdealSet(table.elements, table.ideal_navigation)
+    try:
+        navigation = composed_table(table.navigation, table.transitions).assign(run="")
+        ideal = IdealSet(table.elements, composed_table(table.ideal_navigation, table.transitions))
+    except ValueError as error:
+        print(f"{args.navigation}: error: {error}", file=sys.stderr)
+        return 2
     results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit)
     rows = ordered_rows(score_rows(results), SUMMARY_TOPIC)
     if args.format == "tsv":
