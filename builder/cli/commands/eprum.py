@@ -30,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exact P(F_k = f) up to N uncertain elements at a rank, "
         f"normal approximation above (default {DEFAULT_EXACT_LIMIT})",
     )
+    parser.add_argument(
+        "--ideal-lists", choices=["per_recall", "one"], default="per_recall",
+        help="E[ML*_r]: the best order of the ideal list's ranks for each recall r (default; "
+        "exact up to 7 ranks, an upper bound above), or the ideal list as given for every r")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"{args.navigation}: error: {error}", file=sys.stderr)
         return 2
-    results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit)
+    results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit,
+                            ideal_lists=args.ideal_lists)
     rows = ordered_rows(score_rows(results), SUMMARY_TOPIC)
     if args.format == "tsv":
         out = [f"{t}\t{m}\t{v!r}\n" for t, m, v in zip(rows["topic"], rows["measure"], rows["value"].tolist())]

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from builder.measures.eprum.ideal_lists import ideal_search_length
 from builder.measures.eprum.precision_recall import (
     DEFAULT_EXACT_LIMIT,
     STANDARD_LEVELS,
@@ -61,6 +62,8 @@ def evaluate_topic(
     ideal_points: np.ndarray | None = None,
     levels: tuple[int, ...] = STANDARD_LEVELS,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_lists: str = "per_recall",
+    ideal_cache: dict[int, np.ndarray] | None = None,
 ) -> TopicEprum | None:
     """EPRUM of one list, integrated over satisfaction levels; ``None`` without ideal element.
 
@@ -68,6 +71,10 @@ def evaluate_topic(
     column (default 1). ideal_navigation: the ideal list's rows (``None``: E[ML*_r] = r);
     ideal_points: the column each ideal-list rank points at (-1: none), so that a slice keeps
     only the ideal list's ranks that point into its ideal set (``None``: every rank is kept).
+    ideal_lists: "per_recall", E[ML*_r] the minimum over the orders of the ideal list's ranks
+    for each r (section 5, ``builder.measures.eprum.ideal_lists``), or "one", the ideal list
+    as given for every r. ideal_cache: E[ML*_r] per slice, kept between the lists of one
+    topic (the ideal list is the topic's, whichever list is evaluated).
     """
     navigation = np.asarray(navigation, dtype=float)
     if idealism is None:
@@ -81,14 +88,22 @@ def evaluate_topic(
     reached = np.zeros(size)
     level_sum = np.zeros(len(levels))
     average = 0.0
-    for width, members in slices:
+    cache = {} if ideal_cache is None else ideal_cache
+    for index, (width, members) in enumerate(slices):
         ideal_rows = None
         if ideal_navigation is not None:
             keep = slice(None)
             if ideal_points is not None:  # -1: a rank pointing at no candidate, kept
                 keep = (ideal_points < 0) | members[np.maximum(ideal_points, 0)]
             ideal_rows = ideal_navigation[keep][:, members]
-        precision, length = precision_at_recall(navigation[:, members], ideal_rows, exact_limit)
+        length = None
+        if ideal_rows is not None:
+            if index not in cache:
+                cache[index] = ideal_search_length(ideal_rows, int(members.sum()),
+                                                   ideal_lists == "per_recall", exact_limit)
+            length = cache[index]
+        precision, length = precision_at_recall(navigation[:, members], ideal_rows, exact_limit,
+                                                length)
         t = len(precision)
         natural[:t] += width * precision
         ideal_length[:t] += width * length

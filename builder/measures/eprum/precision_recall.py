@@ -150,19 +150,24 @@ def precision_at_recall(
     navigation: np.ndarray,
     ideal_navigation: np.ndarray | None = None,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_length: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """EPRUM precision at the natural recall points r = 1..t, and ``E[ML*_r]``.
 
     navigation: ``P(k ~> x)``, ranks of the evaluated list by t ideal elements (all ideal).
     ideal_navigation: the same for the ideal list; ``None`` is an ideal list that points at
-    one ideal element per rank with certainty, so ``E[ML*_r] = r``.
+    one ideal element per rank with certainty, so ``E[ML*_r] = r``. ideal_length:
+    ``E[ML*_r]`` already known (the minimum over lists, ``builder.measures.eprum.ideal_lists``),
+    which ``ideal_navigation`` then does not give.
     Returns (precision[r-1], expected ideal search length[r-1]).
     """
     navigation = np.asarray(navigation, dtype=float)
     ideal_count = navigation.shape[1]
     below = count_below(seen_probabilities(navigation), ideal_count, exact_limit)
     inverse = expected_inverse_search_length(below)
-    if ideal_navigation is None:
+    if ideal_length is not None:
+        ideal_length = np.asarray(ideal_length, dtype=float)
+    elif ideal_navigation is None:
         ideal_length = np.arange(1, ideal_count + 1, dtype=float)
     else:
         ideal_seen = seen_probabilities(ideal_navigation)

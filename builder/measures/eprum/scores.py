@@ -124,8 +124,10 @@ def topic_results(
     lists: list[str],
     key: str = "run",
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_lists: str = "per_recall",
 ) -> dict[tuple[str, str], TopicEprum]:
-    """EPRUM of every list in ``lists`` for every topic with an ideal element.
+    """EPRUM of every list in ``lists`` for every topic with an ideal element (``ideal_lists``:
+    ``builder.measures.eprum.idealism.evaluate_topic``'s).
 
     navigation: ``key, topic, rank, element, probability``; rows of elements that are not
     ideal for the topic are ignored. A list without rows for a topic scores 0 there.
@@ -152,12 +154,14 @@ def topic_results(
             pointed = np.full(ideal_matrix.shape[0], -1)
             inside = points.rank[where] <= len(pointed)
             pointed[points.rank[where][inside] - 1] = points.column[where][inside]
+        cache: dict[int, np.ndarray] = {}
         for name in lists:
             matrix = by_list.dense((topic, name), width)
             if matrix is None:
                 matrix = np.zeros((1, width))
             result = evaluate_topic(
-                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit
+                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit,
+                ideal_lists, cache,
             )
             if result is not None:
                 results[(name, topic)] = result
