@@ -38,7 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from builder.formats.eprum.navigation import NavigationError, read_navigation
-    from builder.measures.eprum.scores import IdealSet, ordered_rows, score_rows, topic_results
+    from builder.measures.eprum.scores import (
+        IdealSet,
+        above_one,
+        ordered_rows,
+        score_rows,
+        topic_results,
+    )
     from builder.measures.eprum.transitions import composed_table
 
     try:
@@ -58,6 +64,9 @@ def run(args: argparse.Namespace) -> int:
     results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit,
                             ideal_lists=args.ideal_lists)
     rows = ordered_rows(score_rows(results), SUMMARY_TOPIC)
+    for row in above_one(rows).itertuples(index=False):
+        print(f"{args.navigation}: warning: topic {row.topic}: {row.measure} = {row.value:.4f} "
+              "is above 1 (EPRUM's E[ML*] E[A/ML]; see the measures reference)", file=sys.stderr)
     if args.format == "tsv":
         out = [f"{t}\t{m}\t{v!r}\n" for t, m, v in zip(rows["topic"], rows["measure"], rows["value"].tolist())]
     else:

@@ -12,6 +12,7 @@ documents) the integral is divided by the measure of the levels that do have one
 - precision at level l: ``sum_j w_j P_j(l) / sum_j w_j``;
 - precision at the natural recall point r: over the slices whose ideal set holds at least r
   elements, ``sum_{j: t_j >= r} w_j P_j(r) / sum_{j: t_j >= r} w_j`` (likewise ``E[ML*_r]``);
+- precision at a rank cut-off: ``sum_j w_j P_j@k / sum_j w_j``, as the levels;
 - the EPRUM average: ``sum_j w_j avg_j / sum_j w_j``, ``avg_j`` the mean of P_j(r) over
   r = 1..t_j. Classical (binary) idealism has one slice, and then the average is trec_eval's
   average precision.
@@ -26,7 +27,9 @@ import numpy as np
 from builder.measures.eprum.ideal_lists import ideal_search_length
 from builder.measures.eprum.precision_recall import (
     DEFAULT_EXACT_LIMIT,
+    RANK_CUTOFFS,
     STANDARD_LEVELS,
+    precision_at_cutoffs,
     precision_at_levels,
     precision_at_recall,
 )
@@ -38,7 +41,8 @@ class TopicEprum:
 
     natural[r-1]: precision at recall r = 1..t (t: elements with idealism above 0);
     ideal_length[r-1]: E[ML*_r]; levels[i]: precision at ``level_points[i]`` (hundredths);
-    average: the EPRUM average over the natural recall points.
+    average: the EPRUM average over the natural recall points; cutoffs[i]: precision at rank
+    ``cutoff_points[i]`` (section 8, ``precision_at_cutoffs``).
     """
 
     natural: np.ndarray
@@ -46,6 +50,8 @@ class TopicEprum:
     level_points: tuple[int, ...]
     levels: np.ndarray
     average: float
+    cutoffs: np.ndarray | None = None
+    cutoff_points: tuple[int, ...] = ()
 
 
 def satisfaction_slices(idealism: np.ndarray) -> list[tuple[float, np.ndarray]]:
@@ -87,6 +93,7 @@ def evaluate_topic(
     ideal_length = np.zeros(size)
     reached = np.zeros(size)
     level_sum = np.zeros(len(levels))
+    cutoff_sum = np.zeros(len(RANK_CUTOFFS))
     average = 0.0
     cache = {} if ideal_cache is None else ideal_cache
     for index, (width, members) in enumerate(slices):
@@ -109,6 +116,7 @@ def evaluate_topic(
         ideal_length[:t] += width * length
         reached[:t] += width
         level_sum += width * precision_at_levels(precision, levels)
+        cutoff_sum += width * precision_at_cutoffs(navigation[:, members])
         average += width * precision.mean()
     total = sum(width for width, _ in slices)
     return TopicEprum(
@@ -117,4 +125,6 @@ def evaluate_topic(
         level_points=tuple(levels),
         levels=level_sum / total,
         average=average / total,
+        cutoffs=cutoff_sum / total,
+        cutoff_points=RANK_CUTOFFS,
     )

@@ -141,6 +141,28 @@ def expected_ideal_search_length(below: np.ndarray) -> np.ndarray:
     return 1.0 + below[:-1].sum(axis=0)
 
 
+RANK_CUTOFFS = (5, 10, 20, 50)
+"""The ranks of EPRUM precision at a rank cut-off, ``P@k``."""
+
+
+def precision_at_cutoffs(navigation: np.ndarray, cutoffs: tuple[int, ...] = RANK_CUTOFFS
+                         ) -> np.ndarray:
+    """EPRUM precision at rank cut-offs: ``E[F_k] / k`` (section 8).
+
+    The paper leaves the formula out ("the standard precision at a given rank cut-off value can
+    be estimated likewise"); we read it as the standard one, the ideal elements the user has
+    discovered by rank k over the k ranks consulted, in expectation. By eq. 7's independence
+    ``E[F_k] = sum_x P(x in S_k)`` (eq. 1); a list shorter than k keeps its last value, as
+    trec_eval's P_k counts missing ranks as not relevant. Under the classical model it is
+    trec_eval's P_k.
+    """
+    navigation = np.asarray(navigation, dtype=float)
+    found = seen_probabilities(navigation).sum(axis=1) if len(navigation) else np.zeros(1)
+    cutoffs_array = np.asarray(cutoffs, dtype=np.int64)
+    at = found[np.minimum(cutoffs_array, len(found)) - 1]
+    return at / cutoffs_array
+
+
 def recall_of_level(level: int, ideal_count: int) -> int:
     """r = ceil(level/100 * t), at least 1 (level 0 read as the limit from above)."""
     return max(1, -(-level * ideal_count // LEVEL_STEPS))
