@@ -21,7 +21,7 @@ from builder.formats.inex.qrels import NO_BEP, InexQrels
 from builder.measures.inex.focused.precision import FAMILY
 from builder.measures.inex.focused.scores import focused_wide, topic_sums
 from builder.measures.registry import measures_of
-from builder.measures.inex.ranking import RankedPassages, highlight_index
+from builder.measures.inex.ranking import RankedPassages, highlight_index, passage_counts
 from builder.stats.reliability.stability import Scores
 
 
@@ -99,7 +99,8 @@ def rejudged_passages(ranked: RankedPassages, qrels: InexQrels,
     new_lines = {**lines, "rsize": rsize, "relevant": relevant,
                  "relevant_article": lines["new_article"] & relevant}
     return dataclasses.replace(ranked, lines=new_lines, total_rsize=total_rsize,
-                               total_relevant=total_relevant)
+                               total_relevant=total_relevant,
+                               total_passages=passage_counts(qrels, pd.Index(ranked.topics)))
 
 
 SUMMARY_OF = {m.name: m.per_topic for m in measures_of(FAMILY) if m.per_topic}

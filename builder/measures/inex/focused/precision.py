@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.bibliography import cite
+from builder.measures.inex.focused import xcg
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import Aggregation, Measure, register
 
@@ -254,3 +255,4 @@ def ratio_table(counts: pd.DataFrame, no_relevant_text: str = "zero") -> pd.Data
 
 
 declare_inex_eval_measures(FAMILY)  # here, once the functions it names are defined
+xcg.declare(FAMILY)

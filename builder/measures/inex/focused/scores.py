@@ -27,6 +27,7 @@ from builder.measures.inex.focused.precision import (
     interpolated_precision,
     ratio_table,
 )
+from builder.measures.inex.focused.xcg import xcg_table
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import measures_of
 
@@ -47,6 +48,7 @@ def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str =
             counts,
             pd.DataFrame(curve, columns=IP_NAMES),
             pd.DataFrame({"AiP": average_interpolated_precision(curve), "AP": average_precision(ranked)}),
+            pd.DataFrame(xcg_table(ranked, _passages(ranked))),
         ],
         axis=1,
     )
@@ -55,6 +57,13 @@ def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str =
     ratios = ratio_table(wide[list(COUNT_MEASURES)], no_relevant_text)
     wide = pd.concat([wide.reset_index(drop=True), ratios], axis=1)
     return wide.sort_values(["run_code", "topic_code"], ignore_index=True)
+
+
+def _passages(ranked: RankedPassages) -> np.ndarray:
+    """The ideal recall-base sizes of the xCG measures (0 when the ranking does not know them)."""
+    if ranked.total_passages is None:
+        return np.zeros(len(ranked.topics), np.int64)
+    return ranked.total_passages
 
 
 def _with_every_topic(wide: pd.DataFrame, ranked: RankedPassages) -> pd.DataFrame:
