@@ -33,7 +33,8 @@ def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> 
     ranked = rank_passages(runs, qrels)
     scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus,
                                   options.overlap, options.no_relevant_text,
-                                  options.ip_recall)
+                                  options.ip_recall, options.hixeval_trel,
+                                  options.hixeval_partly_seen)
     return Evaluation(scores, run_extras(ranked, runs) | eprum_extras(qrels, runs, options))
 
 
