@@ -22,6 +22,7 @@ import pandas as pd
 from builder.contract import SCORE_COLUMNS
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import InexQrels
+from builder.measures.inex.focused import xcg
 from builder.measures.inex.focused.precision import declare_inex_eval_measures
 from builder.measures.inex.focused.scores import (
     focused_score_table,
@@ -44,6 +45,7 @@ declare_inex_eval_measures(FAMILY, sizes=(
     "As inex_eval 3.1 -t: in an article with highlighted text for the topic, text retrieved by "
     "two results counts once and a passage of unknown offset counts 0 characters; option "
     "overlap: each counts every result in full."), with_average_precision=False)
+xcg.declare(FAMILY)  # on the results counted once, as the inex_eval measures
 hixeval.declare()
 
 
