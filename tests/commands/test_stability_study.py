@@ -122,8 +122,8 @@ def test_error_rates_from_the_command_equal_evaluate_s_per_topic_scores_and_the_
 
 
 def test_the_site_s_pool_sampling_by_configuration_equals_the_command():
-    report, scores = site_report(CHOSEN, 10, levels=[0.6], iterations=3, topic_sampling=False,
-                                 error_rate=False)
+    report, _ = site_report(CHOSEN, 10, levels=[0.6], iterations=3, topic_sampling=False,
+                            error_rate=False)
     runs = [str(INEX / "focused" / f"{name}.txt") for name in CHOSEN]
     out = cli("stability", str(QRELS), *runs, *FLAGS, "--sample", "pool", "--levels", "0.6",
               "--iterations", "3", "--min-relevant", "10", "--seed", str(SEED))

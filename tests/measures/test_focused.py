@@ -121,19 +121,24 @@ def _ranked_case(results: list[tuple[int, int]], trel: int):
     return "".join(lines), qrels
 
 
-def test_ip_recall_definition_and_ap_equal_brute_force_on_random_rankings():
-    rng = np.random.default_rng(7)
-    for _ in range(40):
-        trel = int(rng.integers(1, 120))
-        rsizes = rng.multinomial(int(rng.integers(0, trel + 1)), np.ones(4) / 4)
-        results = [(int(r) + int(rng.integers(0 if r else 1, 30)), int(r)) for r in rsizes]
-        run, qrels = _ranked_case(results, trel)
-        # one result split in two lines when it holds both: the ranking is the lines'
+def random_rankings(seed: int, count: int, results: int, min_trel: int = 1):
+    """``count`` random cases of ``_ranked_case``: (ranked passages, the lines' (size, rsize)
+    in rank order (a result holding both kinds of text is two lines), Trel)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(count):
+        trel = int(rng.integers(min_trel, 120))
+        rsizes = rng.multinomial(int(rng.integers(0, trel + 1)), np.ones(results) / results)
+        cases = [(int(r) + int(rng.integers(0 if r else 1, 30)), int(r)) for r in rsizes]
+        run, qrels = _ranked_case(cases, trel)
         lines = [(int(line.split()[-1]), int(line.split()[-1]) if " h " in line else 0)
                  for line in run.splitlines()]
-        curve_exact, ap = _brute_force(lines, trel)
         table, _ = read_fol_run(io.StringIO(run), name="r")
-        ranked = rank_passages(table, parse_inex_qrels(qrels))
+        yield rank_passages(table, parse_inex_qrels(qrels)), lines, trel
+
+
+def test_ip_recall_definition_and_ap_equal_brute_force_on_random_rankings():
+    for ranked, lines, trel in random_rankings(7, 40, 4):
+        curve_exact, ap = _brute_force(lines, trel)
         curve, _ = interpolated_precision(ranked, "definition")
         assert curve[0].tolist() == [float(v) for v in curve_exact]
         assert average_precision(ranked)[0] == pytest.approx(float(ap), rel=1e-12)

@@ -13,7 +13,7 @@ from builder.formats.inex.fol_run import read_fol_run
 from builder.formats.inex.qrels import parse_inex_qrels
 from builder.measures.inex.focused.xcg import MANXCG_DEPTH, xcg_table
 from builder.measures.inex.ranking import rank_passages
-from tests.measures.test_focused import QRELS, RUN, _ranked_case, scores
+from tests.measures.test_focused import QRELS, RUN, random_rankings, scores
 
 
 def test_hand_case():
@@ -53,17 +53,8 @@ def _definitions(gains: list[float], n: int) -> dict[str, float]:
 
 
 def test_equal_to_the_definitions_on_random_rankings():
-    rng = np.random.default_rng(11)
-    for _ in range(25):
-        trel = int(rng.integers(5, 100))
-        rsizes = rng.multinomial(int(rng.integers(1, trel + 1)), np.ones(5) / 5)
-        results = [(int(r) + int(rng.integers(0 if r else 1, 20)), int(r)) for r in rsizes]
-        run, qrels = _ranked_case(results, trel)
-        table, _ = read_fol_run(io.StringIO(run), name="r")
-        ranked = rank_passages(table, parse_inex_qrels(qrels))
+    for ranked, lines, _ in random_rankings(11, 25, 5, min_trel=5):
         values = xcg_table(ranked, ranked.total_passages)
-        lines = [(int(line.split()[-1]), int(line.split()[-1]) if " h " in line else 0)
-                 for line in run.splitlines()]
         expected = _definitions([rsize / size for size, rsize in lines], 1)
         for name, value in expected.items():
             assert values[name][0] == pytest.approx(value, rel=1e-12, abs=1e-15), name

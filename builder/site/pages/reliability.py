@@ -206,8 +206,8 @@ def _agreement_table(agreement: pd.DataFrame) -> Table:
             for r in agreement.itertuples()]
     return Table("measure-agreement", "Agreement between the measures shown: rank "
                  "correlations over the runs' means and over every run's per-topic scores",
-                 ["Measure A", "Measure B", "Compared", "n", "Kendall's tau", "tau_ap (A as "
-                  "reference)", "Pearson", "Spearman"], rows, row_header=None)
+                 ["Measure A", "Measure B", "Compared", "n", "Kendall's tau",
+                  "tau_ap (A as reference)", "Pearson", "Spearman"], rows, row_header=None)
 
 
 def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:

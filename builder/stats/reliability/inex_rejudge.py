@@ -20,8 +20,8 @@ from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import NO_BEP, InexQrels
 from builder.measures.inex.focused.precision import FAMILY
 from builder.measures.inex.focused.scores import focused_wide, topic_sums
-from builder.measures.registry import measures_of
 from builder.measures.inex.ranking import RankedPassages, highlight_index, passage_counts
+from builder.measures.registry import measures_of
 from builder.stats.reliability.stability import Scores
 
 
