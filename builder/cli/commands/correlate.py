@@ -30,8 +30,9 @@ the table, one row per pair of measures and level:
 --format csv|tsv|json prints the same rows for scripts, with the columns measure_a, measure_b,
 level, n, kendall_tau, tau_ap, pearson, spearman.
 
-example, in my-campaign/inex of appendix demo my-campaign:
-  appendix correlate qrels.txt focused/* --task focused -m MAiP -m MAP -m iP[0.01]"""
+example, in my-campaign/adhoc of appendix demo my-campaign (its INEX tasks are in ../inex):
+  appendix correlate ../inex/qrels.txt ../inex/focused/* --task focused -m MAiP -m MAP -m 'iP[0.01]'
+      exit status 1: kestrelFocFusion is rejected (its findings say why), the others compared"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
