@@ -33,6 +33,7 @@ import numpy as np
 from builder.measures.bibliography import cite
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import Measure, register
+from builder.measures.running_sums import segment_cumsum
 
 NXCG_RANKS = (5, 10, 25, 50)
 MANXCG_DEPTH = 1500
@@ -75,9 +76,7 @@ def xcg_table(ranked: RankedPassages, total_passages: np.ndarray) -> dict[str, n
     stop = groups["stop"].to_numpy()
     size = lines["size"].astype(np.float64)
     gain = np.divide(lines["rsize"], size, out=np.zeros(len(size)), where=size > 0)
-    total = np.cumsum(gain)
-    before = np.concatenate([[0.0], total])[first]
-    xcg = total - before[group]  # xCG at each line
+    xcg = segment_cumsum(gain, group)  # xCG at each line, from its ranking's values alone
     rank = _position(group, first)
     ideal_n = total_passages[groups["topic_code"].to_numpy()].astype(np.int64)
     line_n = ideal_n[group]
