@@ -50,7 +50,8 @@ def listed_measures(page: str) -> dict[str, list[str]]:
     sections = re.split(r'<h2 id="([^"]+)"', page)[1:]
     return {family: [name for row in re.findall(r'<tr data-measures="(.*?)">', body)
                      for name in row.split(" ")]
-            for family, body in zip(sections[::2], sections[1::2]) if family != "references"}
+            for family, body in zip(sections[::2], sections[1::2])
+            if family not in ("references", "reproducing-the-papers")}
 
 
 def registered_measures() -> dict[str, list[str]]:

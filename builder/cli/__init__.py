@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "demo": "Write a small example campaign (qrels, topics, runs, config) into a folder.",
     "eprum": "EPRUM precision-recall (user navigation model) from a navigation table.",
     "stability": "How far the ranking of runs moves when judgements or topics are sampled.",
+    "correlate": "How far measures agree: rank correlations between measures over runs and topics.",
     "ties": "Scores of each run with its tied documents ordered best, worst and on average.",
     "pool": "Build the judgement pool of the runs (depth-k, Take@N, fusion) for the assessors.",
 }

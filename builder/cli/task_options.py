@@ -82,9 +82,14 @@ def _option_value(annotation: Any, value: str) -> Any:
     """``-o ranks=1,5`` as a list for a tuple or list option, ``-o parameters={...}`` as JSON
     for a mapping; other values as given (pydantic converts them)."""
     import json
+    import types
     import typing
 
     origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):  # an optional list or mapping
+        given = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+        if len(given) == 1:
+            return _option_value(given[0], value)
     if origin in (tuple, list):
         return [item.strip() for item in value.split(",") if item.strip()]
     if origin is dict:

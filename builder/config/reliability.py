@@ -8,6 +8,8 @@ pool depth.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from builder.config.significance import DEFAULT_SEED
@@ -32,10 +34,17 @@ class ReliabilityConfig(BaseModel):
     levels: list[float] = Field([0.8, 0.6, 0.4, 0.2], min_length=1,
                                 description="shares of units or topics kept")
     iterations: int = Field(10, ge=1, description="samples per level")
-    min_relevant: int = Field(10, ge=1, description="pool sampling touches topics with at least "
-                              "this many relevant units")
+    min_relevant: int = Field(10, ge=1, description="pool sampling studies the topics with at "
+                              "least this many relevant units, the others left out of both "
+                              "rankings (Pal et al. kept 99 of 107 topics with 10)")
+    runs: list[str] | Annotated[int, Field(ge=1)] | None = Field(
+        None, description="the runs analysed: a list of run names, or N for each team's N best "
+        "runs by the official measure (teams from the run metadata's team column, a run "
+        "without one its own team); default every accepted run")
     fuzziness: float = Field(0.05, ge=0, lt=1, description="error rate: smallest relative "
                              "difference that orders two runs")
+    agreement: bool = Field(True, description="rank correlations between every pair of the "
+                            "task's shown measures, over the runs and over (run, topic) scores")
     seed: int = Field(DEFAULT_SEED, description="seed of every sample")
     pool_depth: int | None = Field(
         None, ge=1, description="documents per pooled run judged (enables pool bias, ad hoc)")

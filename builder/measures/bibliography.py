@@ -43,6 +43,9 @@ REFERENCES: dict[str, Reference] = {ref.key: ref for ref in (
     Reference("yilmaz2006", "Yilmaz & Aslam 2006", "Emine Yilmaz and Javed A. Aslam",
               "Estimating average precision with incomplete and imperfect judgments",
               "Proceedings of the 15th ACM CIKM Conference, pp. 102-111", 2006),
+    Reference("kazai2006", "Kazai & Lalmas 2006", "Gabriella Kazai and Mounia Lalmas",
+              "eXtended cumulated gain measures for the evaluation of content-oriented XML "
+              "retrieval", "ACM Transactions on Information Systems 24(4), pp. 503-542", 2006),
     Reference("kamps2008", "Kamps et al. 2008",
               "Jaap Kamps, Jovan Pehcevski, Gabriella Kazai, Mounia Lalmas and Stephen Robertson",
               "INEX 2007 evaluation measures",

@@ -256,7 +256,8 @@ def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
     runs = None if inputs.runs_dropped else pd.concat([read.table for read in inputs.accepted],
                                                       ignore_index=True)
     return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
-                              spec.official_measure, inputs.metadata, evaluation.scores)
+                              spec.official_measure, inputs.metadata, evaluation.scores,
+                              shown=list(spec.measures))
 
 
 def judgement_counts(qrels: Any) -> pd.DataFrame:

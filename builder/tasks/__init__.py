@@ -27,6 +27,7 @@ KIND_MODULES: dict[str, str] = {
     "restricted-relevant-in-context": "builder.tasks.inex.in_context",
     "best-in-context": "builder.tasks.inex.in_context",
     "eprum": "builder.tasks.eprum",
+    "eprum-documents": "builder.tasks.eprum_documents",
 }
 
 

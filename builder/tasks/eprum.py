@@ -7,8 +7,10 @@ says what the ideal elements and the ranks are) under the user model the options
 focused task's (element runs resolved to character ranges over the ``corpus`` option), except
 that overlapping passages are allowed.
 
-Extras of the Evaluation: ``natural`` (run, topic, recall, precision, ideal_length), the
-precision at every natural recall point (made when first read).
+Extras of the Evaluation (made when first read): ``natural`` (run, topic, recall, precision,
+ideal_length), the precision at every natural recall point; ``above_one`` (run, topic,
+measure, value), the precision values above 1 that EPRUM's factorisation allows
+(``builder.measures.eprum.scores.ABOVE_ONE``), which the run pages flag.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import pandas as pd
 from builder.contract import Evaluation, LazyTables, RunRead, TaskKind
 from builder.formats.inex.qrels import InexQrels, read_inex_qrels
 from builder.measures.eprum.passages import eprum_of_passages, level_scores, natural_points
-from builder.measures.eprum.scores import AVERAGE, FAMILY
+from builder.measures.eprum.scores import AVERAGE, FAMILY, above_one
 from builder.tasks.inex.focused import read_run_files, validate_runs_with
 from builder.tasks.options import KIND_OPTIONS
 from builder.tasks.options.passages import EprumOptions
@@ -34,7 +36,8 @@ def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: EprumOptions) -> Eva
     """The 11 levels and ``avgP`` per run and topic, their means under topic ``all``
     (``builder.measures.eprum.passages``); the natural recall points as an extra."""
     rows = eprum_of_passages(qrels, runs, options.model, options.theta, options.exact_limit)
-    extras = LazyTables({"natural": lambda: natural_points(rows)})
+    extras = LazyTables({"natural": lambda: natural_points(rows),
+                         "above_one": lambda: above_one(rows)})
     return Evaluation(level_scores(rows), extras)
 
 

@@ -79,7 +79,7 @@ def test_a_rank_that_is_not_a_whole_number_is_a_finding(tmp_path: Path, capsys, 
     code, out, err = run_cli(capsys, "eprum", path)
     assert (code, out) == (2, "")
     assert err.splitlines() == [(f"{path}:2: error: rank is not a positive integer (at most 18 "
-                                "digits), 'idealism' or 'ideal:K'")]
+                                "digits), 'idealism', 'ideal:K' or 'from:ELEMENT'")]
 
 
 def test_idealism_rows_integrate_over_satisfaction_levels(tmp_path: Path, capsys):

@@ -101,5 +101,5 @@ def test_a_flag_sets_the_field_that_declares_it_in_the_chosen_kind() -> None:
 def test_every_kind_has_the_flags_its_options_declare() -> None:
     owners = {known.flag.spelling: set(known.owners) for known in task_flags()}
     assert owners["-M"] == {"adhoc"}
-    assert owners["--corpus"] == set(KIND_OPTIONS) - {"adhoc"}
-    assert owners["-c/--no-complete"] == set(KIND_OPTIONS) - {"eprum"}
+    assert owners["--corpus"] == set(KIND_OPTIONS) - {"adhoc", "eprum-documents"}
+    assert owners["-c/--no-complete"] == set(KIND_OPTIONS) - {"eprum", "eprum-documents"}

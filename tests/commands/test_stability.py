@@ -13,7 +13,7 @@ import pytest
 from builder.cli import main
 from builder.cli.commands.stability import _label
 from builder.stats.reliability.rescoring import rescorer_for
-from builder.stats.reliability.stability import pool_sampling, topic_sampling
+from builder.stats.reliability.stability import pool_sampling, streams, topic_sampling
 from builder.tasks import get_kind
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +86,7 @@ def test_a_dumped_pool_sample_scores_what_the_analysis_used(tmp_path, task, args
         used[level, iteration] = scores.summary, rescorer.sampled_qrels(keep)
 
     levels = [0.6, 0.3]
-    pool_sampling(rescorer, levels, 2, 3, np.random.default_rng(SEED), on_sample=keep_sample)
+    pool_sampling(rescorer, levels, 2, 3, streams(SEED)["pool"], on_sample=keep_sample)
     dump = tmp_path / "dump"
     measure_flags = [flag for m in measures for flag in ("-m", m)]
     cli("stability", *args, "--task", task, *measure_flags, "--sample", "pool", "--levels",
@@ -112,7 +112,7 @@ def test_a_dumped_topic_sample_scores_what_the_analysis_used(tmp_path):
     cli("stability", *args, "-m", "map", "-m", "P_10", "--sample", "topics", "--levels",
         "0.4", "--iterations", "2", "--seed", str(SEED), "--dump", str(dump))
     chosen = {}
-    topic_sampling(measures, full, [0.4], 2, np.random.default_rng(SEED),
+    topic_sampling(measures, full, [0.4], 2, streams(SEED)["topics"],
                    on_sample=lambda level, iteration, weights: chosen.update({iteration: weights}))
     from builder.stats.reliability.stability import topic_means
 

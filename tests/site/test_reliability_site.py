@@ -75,3 +75,21 @@ def test_the_reliability_section_is_checked_and_can_be_disabled(tmp_path):
         load_config(write_campaign(tmp_path / "c", unknown))
     assert any("reliability.measures[0]: unknown focused measure 'nope'" in p
                for p in error.value.problems)
+
+
+def test_the_measure_agreement_table_equals_appendix_correlate(demo_site):
+    task = next(t for t in load_config(DEMO_CONFIG).tasks if t.id == "adhoc")
+    inputs = read_task(task)
+    validate_task(inputs)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        main(["correlate", str(task.qrels), *[str(r.path) for r in inputs.accepted],
+              *[flag for m in task.measures for flag in ("-m", m)], "--format", "csv"])
+    cli = pd.read_csv(io.StringIO(out.getvalue()))
+    site = pd.read_csv(demo_site / "adhoc" / "reliability.measure-agreement.csv")
+    pairs = len(task.measures) * (len(task.measures) - 1) // 2
+    assert len(site) == len(cli) == 2 * pairs
+    assert list(site["Measure A"]) == list(cli["measure_a"])
+    for site_column, column in (("Kendall's tau", "kendall_tau"), ("Pearson", "pearson"),
+                                ("Spearman", "spearman"), ("tau_ap (A as reference)", "tau_ap")):
+        assert (site[site_column] - cli[column]).abs().max() < 0.00005 + 1e-12

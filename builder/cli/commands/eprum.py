@@ -36,11 +36,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="exact P(F_k = f) up to N uncertain elements at a rank, "
         f"normal approximation above (default {DEFAULT_EXACT_LIMIT})",
     )
+    parser.add_argument(
+        "--ideal-lists", choices=["per_recall", "one"], default="per_recall",
+        help="E[ML*_r]: the best order of the ideal list's ranks for each recall r (default; "
+        "exact up to 7 ranks, an upper bound above), or the ideal list as given for every r")
 
 
 def run(args: argparse.Namespace) -> int:
     from builder.formats.eprum.navigation import NavigationError, read_navigation
-    from builder.measures.eprum.scores import IdealSet, ordered_rows, score_rows, topic_results
+    from builder.measures.eprum.scores import (
+        IdealSet,
+        above_one,
+        ordered_rows,
+        score_rows,
+        topic_results,
+    )
+    from builder.measures.eprum.transitions import composed_table
 
     try:
         table = read_navigation(args.navigation)
@@ -50,10 +61,18 @@ def run(args: argparse.Namespace) -> int:
     if args.exact_limit < 0:
         print("appendix eprum: --exact-limit must be 0 or more", file=sys.stderr)
         return 2
-    navigation = table.navigation.assign(run="")
-    ideal = IdealSet(table.elements, table.ideal_navigation)
-    results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit)
+    try:
+        navigation = composed_table(table.navigation, table.transitions).assign(run="")
+        ideal = IdealSet(table.elements, composed_table(table.ideal_navigation, table.transitions))
+    except ValueError as error:
+        print(f"{args.navigation}: error: {error}", file=sys.stderr)
+        return 2
+    results = topic_results(navigation, ideal, [""], exact_limit=args.exact_limit,
+                            ideal_lists=args.ideal_lists)
     rows = ordered_rows(score_rows(results), SUMMARY_TOPIC)
+    for row in above_one(rows).itertuples(index=False):
+        print(f"{args.navigation}: warning: topic {row.topic}: {row.measure} = {row.value:.4f} "
+              "is above 1 (EPRUM's E[ML*] E[A/ML]; see the measures reference)", file=sys.stderr)
     if args.format == "tsv":
         out = [f"{t}\t{m}\t{v!r}\n" for t, m, v in zip(rows["topic"], rows["measure"], rows["value"].tolist())]
     else:

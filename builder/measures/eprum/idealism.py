@@ -12,6 +12,7 @@ documents) the integral is divided by the measure of the levels that do have one
 - precision at level l: ``sum_j w_j P_j(l) / sum_j w_j``;
 - precision at the natural recall point r: over the slices whose ideal set holds at least r
   elements, ``sum_{j: t_j >= r} w_j P_j(r) / sum_{j: t_j >= r} w_j`` (likewise ``E[ML*_r]``);
+- precision at a rank cut-off: ``sum_j w_j P_j@k / sum_j w_j``, as the levels;
 - the EPRUM average: ``sum_j w_j avg_j / sum_j w_j``, ``avg_j`` the mean of P_j(r) over
   r = 1..t_j. Classical (binary) idealism has one slice, and then the average is trec_eval's
   average precision.
@@ -23,9 +24,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from builder.measures.eprum.ideal_lists import ideal_search_length
 from builder.measures.eprum.precision_recall import (
     DEFAULT_EXACT_LIMIT,
+    RANK_CUTOFFS,
     STANDARD_LEVELS,
+    precision_at_cutoffs,
     precision_at_levels,
     precision_at_recall,
 )
@@ -37,7 +41,8 @@ class TopicEprum:
 
     natural[r-1]: precision at recall r = 1..t (t: elements with idealism above 0);
     ideal_length[r-1]: E[ML*_r]; levels[i]: precision at ``level_points[i]`` (hundredths);
-    average: the EPRUM average over the natural recall points.
+    average: the EPRUM average over the natural recall points; cutoffs[i]: precision at rank
+    ``cutoff_points[i]`` (section 8, ``precision_at_cutoffs``).
     """
 
     natural: np.ndarray
@@ -45,6 +50,8 @@ class TopicEprum:
     level_points: tuple[int, ...]
     levels: np.ndarray
     average: float
+    cutoffs: np.ndarray | None = None
+    cutoff_points: tuple[int, ...] = ()
 
 
 def satisfaction_slices(idealism: np.ndarray) -> list[tuple[float, np.ndarray]]:
@@ -61,6 +68,8 @@ def evaluate_topic(
     ideal_points: np.ndarray | None = None,
     levels: tuple[int, ...] = STANDARD_LEVELS,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_lists: str = "per_recall",
+    ideal_cache: dict[int, np.ndarray] | None = None,
 ) -> TopicEprum | None:
     """EPRUM of one list, integrated over satisfaction levels; ``None`` without ideal element.
 
@@ -68,6 +77,10 @@ def evaluate_topic(
     column (default 1). ideal_navigation: the ideal list's rows (``None``: E[ML*_r] = r);
     ideal_points: the column each ideal-list rank points at (-1: none), so that a slice keeps
     only the ideal list's ranks that point into its ideal set (``None``: every rank is kept).
+    ideal_lists: "per_recall", E[ML*_r] the minimum over the orders of the ideal list's ranks
+    for each r (section 5, ``builder.measures.eprum.ideal_lists``), or "one", the ideal list
+    as given for every r. ideal_cache: E[ML*_r] per slice, kept between the lists of one
+    topic (the ideal list is the topic's, whichever list is evaluated).
     """
     navigation = np.asarray(navigation, dtype=float)
     if idealism is None:
@@ -80,20 +93,30 @@ def evaluate_topic(
     ideal_length = np.zeros(size)
     reached = np.zeros(size)
     level_sum = np.zeros(len(levels))
+    cutoff_sum = np.zeros(len(RANK_CUTOFFS))
     average = 0.0
-    for width, members in slices:
+    cache = {} if ideal_cache is None else ideal_cache
+    for index, (width, members) in enumerate(slices):
         ideal_rows = None
         if ideal_navigation is not None:
             keep = slice(None)
             if ideal_points is not None:  # -1: a rank pointing at no candidate, kept
                 keep = (ideal_points < 0) | members[np.maximum(ideal_points, 0)]
             ideal_rows = ideal_navigation[keep][:, members]
-        precision, length = precision_at_recall(navigation[:, members], ideal_rows, exact_limit)
+        length = None
+        if ideal_rows is not None:
+            if index not in cache:
+                cache[index] = ideal_search_length(ideal_rows, int(members.sum()),
+                                                   ideal_lists == "per_recall", exact_limit)
+            length = cache[index]
+        precision, length = precision_at_recall(navigation[:, members], ideal_rows, exact_limit,
+                                                length)
         t = len(precision)
         natural[:t] += width * precision
         ideal_length[:t] += width * length
         reached[:t] += width
         level_sum += width * precision_at_levels(precision, levels)
+        cutoff_sum += width * precision_at_cutoffs(navigation[:, members])
         average += width * precision.mean()
     total = sum(width for width, _ in slices)
     return TopicEprum(
@@ -102,4 +125,6 @@ def evaluate_topic(
         level_points=tuple(levels),
         levels=level_sum / total,
         average=average / total,
+        cutoffs=cutoff_sum / total,
+        cutoff_points=RANK_CUTOFFS,
     )

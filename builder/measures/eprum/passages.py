@@ -21,6 +21,7 @@ from builder.measures.eprum.models import UserModel, ideal_list, navigation_tabl
 from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
 from builder.measures.eprum.scores import (
     AVERAGE,
+    CUTOFF_NAMES,
     LEVEL_NAMES,
     IdealSet,
     score_rows,
@@ -88,10 +89,10 @@ def natural_points(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def level_scores(rows: pd.DataFrame) -> pd.DataFrame:
-    """The 11 levels and ``avgP`` of ``eprum_of_passages``'s rows per run and topic (every
+    """The 11 levels, the rank cut-offs and ``avgP`` of ``eprum_of_passages``'s rows per run and topic (every
     topic with a highlighted passage; a run without results for it scores 0), their means
     under topic ``all`` (``SCORE_COLUMNS``)."""
-    scores = rows[rows["measure"].isin([*LEVEL_NAMES, AVERAGE])]
+    scores = rows[rows["measure"].isin([*LEVEL_NAMES, *CUTOFF_NAMES, AVERAGE])]
     return with_summary(scores, SUMMARY_TOPIC)[SCORE_COLUMNS].reset_index(drop=True)
 
 

@@ -141,6 +141,28 @@ def expected_ideal_search_length(below: np.ndarray) -> np.ndarray:
     return 1.0 + below[:-1].sum(axis=0)
 
 
+RANK_CUTOFFS = (5, 10, 20, 50)
+"""The ranks of EPRUM precision at a rank cut-off, ``P@k``."""
+
+
+def precision_at_cutoffs(navigation: np.ndarray, cutoffs: tuple[int, ...] = RANK_CUTOFFS
+                         ) -> np.ndarray:
+    """EPRUM precision at rank cut-offs: ``E[F_k] / k`` (section 8).
+
+    The paper leaves the formula out ("the standard precision at a given rank cut-off value can
+    be estimated likewise"); we read it as the standard one, the ideal elements the user has
+    discovered by rank k over the k ranks consulted, in expectation. By eq. 7's independence
+    ``E[F_k] = sum_x P(x in S_k)`` (eq. 1); a list shorter than k keeps its last value, as
+    trec_eval's P_k counts missing ranks as not relevant. Under the classical model it is
+    trec_eval's P_k.
+    """
+    navigation = np.asarray(navigation, dtype=float)
+    found = seen_probabilities(navigation).sum(axis=1) if len(navigation) else np.zeros(1)
+    cutoffs_array = np.asarray(cutoffs, dtype=np.int64)
+    at = found[np.minimum(cutoffs_array, len(found)) - 1]
+    return at / cutoffs_array
+
+
 def recall_of_level(level: int, ideal_count: int) -> int:
     """r = ceil(level/100 * t), at least 1 (level 0 read as the limit from above)."""
     return max(1, -(-level * ideal_count // LEVEL_STEPS))
@@ -150,19 +172,24 @@ def precision_at_recall(
     navigation: np.ndarray,
     ideal_navigation: np.ndarray | None = None,
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_length: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """EPRUM precision at the natural recall points r = 1..t, and ``E[ML*_r]``.
 
     navigation: ``P(k ~> x)``, ranks of the evaluated list by t ideal elements (all ideal).
     ideal_navigation: the same for the ideal list; ``None`` is an ideal list that points at
-    one ideal element per rank with certainty, so ``E[ML*_r] = r``.
+    one ideal element per rank with certainty, so ``E[ML*_r] = r``. ideal_length:
+    ``E[ML*_r]`` already known (the minimum over lists, ``builder.measures.eprum.ideal_lists``),
+    which ``ideal_navigation`` then does not give.
     Returns (precision[r-1], expected ideal search length[r-1]).
     """
     navigation = np.asarray(navigation, dtype=float)
     ideal_count = navigation.shape[1]
     below = count_below(seen_probabilities(navigation), ideal_count, exact_limit)
     inverse = expected_inverse_search_length(below)
-    if ideal_navigation is None:
+    if ideal_length is not None:
+        ideal_length = np.asarray(ideal_length, dtype=float)
+    elif ideal_navigation is None:
         ideal_length = np.arange(1, ideal_count + 1, dtype=float)
     else:
         ideal_seen = seen_probabilities(ideal_navigation)

@@ -7,6 +7,7 @@ are declared in the registry below, with their source):
 - ``P[r=1]``, ``P[r=2]``, ...: precision at the natural recall points r = 1..t;
 - ``ML*[r=1]``, ...: the ideal list's expected search length E[ML*_r] (eq. 4);
 - ``P[0.00]`` ... ``P[1.00]``: precision at the 11 standard recall levels;
+- ``P@5``, ``P@10``, ``P@20``, ``P@50``: precision at rank cut-offs (section 8);
 - ``avgP``: the EPRUM average over the natural recall points (average precision when the model
   is classical).
 """
@@ -19,7 +20,11 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.eprum.idealism import TopicEprum, evaluate_topic
-from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT, STANDARD_LEVELS
+from builder.measures.eprum.precision_recall import (
+    DEFAULT_EXACT_LIMIT,
+    RANK_CUTOFFS,
+    STANDARD_LEVELS,
+)
 from builder.measures.registry import Measure, register
 
 FAMILY = "eprum"
@@ -36,6 +41,13 @@ def level_name(level: int) -> str:
 
 
 LEVEL_NAMES = tuple(level_name(level) for level in STANDARD_LEVELS)
+CUTOFF_NAMES = tuple(f"P@{k}" for k in RANK_CUTOFFS)
+ABOVE_ONE = (
+    "Can exceed 1: the paper computes E[A ML*/ML] as E[ML*] E[A/ML] (section 5), as if the "
+    "users of the ideal and of the evaluated list were independent, and E[1/ML] exceeds "
+    "1/E[ML] when ML varies (Jensen's inequality): the paper's own ideal list (a, b, c), a "
+    "reaching both ideal elements with probability 0.9, scored against itself gives P[r=2] = "
+    "1.29 x (0.81 + 0.09/2 + 0.1/3) = 1.146. appendix keeps the paper's value and flags it.")
 
 
 @dataclass(frozen=True)
@@ -124,8 +136,10 @@ def topic_results(
     lists: list[str],
     key: str = "run",
     exact_limit: int = DEFAULT_EXACT_LIMIT,
+    ideal_lists: str = "per_recall",
 ) -> dict[tuple[str, str], TopicEprum]:
-    """EPRUM of every list in ``lists`` for every topic with an ideal element.
+    """EPRUM of every list in ``lists`` for every topic with an ideal element (``ideal_lists``:
+    ``builder.measures.eprum.idealism.evaluate_topic``'s).
 
     navigation: ``key, topic, rank, element, probability``; rows of elements that are not
     ideal for the topic are ignored. A list without rows for a topic scores 0 there.
@@ -152,12 +166,14 @@ def topic_results(
             pointed = np.full(ideal_matrix.shape[0], -1)
             inside = points.rank[where] <= len(pointed)
             pointed[points.rank[where][inside] - 1] = points.column[where][inside]
+        cache: dict[int, np.ndarray] = {}
         for name in lists:
             matrix = by_list.dense((topic, name), width)
             if matrix is None:
                 matrix = np.zeros((1, width))
             result = evaluate_topic(
-                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit
+                matrix, idealism, ideal_matrix, pointed, STANDARD_LEVELS, exact_limit,
+                ideal_lists, cache,
             )
             if result is not None:
                 results[(name, topic)] = result
@@ -178,6 +194,20 @@ def declare_eprum_measures(family: str) -> None:
                 "averaged over satisfaction levels.",
                 f"{REFERENCE}, section 2 and eq. 4-5, 7",
                 params={"recall": level / 100},
+                differs=ABOVE_ONE,
+                computed_by=topic_results,
+            )
+        )
+    for k, name in zip(RANK_CUTOFFS, CUTOFF_NAMES):
+        register(
+            Measure(
+                name,
+                family,
+                f"Expected precision at rank {k}: E[F_{k}] / {k}, the ideal elements the user "
+                f"discovers in the first {k} ranks (trec_eval's P_{k} under the classical "
+                "model), averaged over satisfaction levels.",
+                f"{REFERENCE}, section 8 (formula ours: the paper leaves it out), eq. 1, 7",
+                params={"rank": k},
                 computed_by=topic_results,
             )
         )
@@ -188,6 +218,7 @@ def declare_eprum_measures(family: str) -> None:
             "EPRUM average: mean of the expected precision at the natural recall points "
             "r = 1..t (average precision under the classical model).",
             f"{REFERENCE}, eq. 4-5 (average over recall points as in section 7)",
+            differs=ABOVE_ONE,
             computed_by=topic_results,
         )
     )
@@ -206,13 +237,14 @@ def score_rows(results: dict[tuple[str, str], TopicEprum], key: str = "run") -> 
         t = len(result.natural)
         recall = [f"[r={r}]" for r in range(1, t + 1)]
         names = [f"P{r}" for r in recall] + [f"ML*{r}" for r in recall]
-        names += [level_name(level) for level in result.level_points] + [AVERAGE]
+        names += [level_name(level) for level in result.level_points]
+        names += [f"P@{k}" for k in result.cutoff_points] + [AVERAGE]
         measures += names
         keys += [name] * len(names)
         topics += [topic] * len(names)
-        values.append(
-            np.concatenate([result.natural, result.ideal_length, result.levels, [result.average]])
-        )
+        cutoffs = result.cutoffs if result.cutoffs is not None else np.zeros(0)
+        values.append(np.concatenate([result.natural, result.ideal_length, result.levels,
+                                      cutoffs, [result.average]]))
     return pd.DataFrame(
         {
             key: pd.Series(keys, dtype=object),
@@ -223,7 +255,15 @@ def score_rows(results: dict[tuple[str, str], TopicEprum], key: str = "run") -> 
     )
 
 
-SUMMARY_MEASURES = (*LEVEL_NAMES, AVERAGE)
+def above_one(rows: pd.DataFrame, key: str = "run") -> pd.DataFrame:
+    """The precision values above 1 (``ABOVE_ONE`` says why they occur): ``key, topic,
+    measure, value`` rows of ``score_rows``' precision measures (not ``ML*[r=k]``, a length).
+    A value within 1e-12 of 1 is 1 rounded."""
+    precision = ~rows["measure"].str.startswith("ML*")
+    return rows[precision & (rows["value"] > 1 + 1e-12)].reset_index(drop=True)
+
+
+SUMMARY_MEASURES = (*LEVEL_NAMES, *CUTOFF_NAMES, AVERAGE)
 """Measures every topic has, so that their mean over topics is the ``all`` row."""
 
 
@@ -240,13 +280,14 @@ def with_summary(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> 
 
 def ordered_rows(scores: pd.DataFrame, summary_topic: str, key: str = "run") -> pd.DataFrame:
     """Rows with the summary, per list and topic (string order, summary last) in the printed
-    order: natural recall points, levels, ideal search lengths, average."""
+    order: natural recall points, levels, rank cut-offs, ideal search lengths, average."""
     table = with_summary(scores, summary_topic, key)
     measure = table["measure"]
     group = np.select(
-        [measure.str.startswith("P[r="), measure.isin(LEVEL_NAMES), measure.str.startswith("ML*")],
-        [0, 1, 2],
-        3,
+        [measure.str.startswith("P[r="), measure.isin(LEVEL_NAMES), measure.isin(CUTOFF_NAMES),
+         measure.str.startswith("ML*")],
+        [0, 1, 2, 3],
+        4,
     )
     recall = pd.to_numeric(measure.str.extract(r"\[r=(\d+)\]")[0], errors="coerce").fillna(0)
     table = table.assign(

@@ -42,7 +42,8 @@ class RankedPassages:
     ``topic_code``, ``first`` and ``stop`` (row range in ``lines``).
     runs / topics: the names behind the codes; topics are every qrels topic, sorted as strings.
     total_rsize / total_relevant: per topic code, inex_eval's recall base (sum of rel_chars) and
-    number of relevant articles.
+    number of relevant articles; total_passages: the highlighted passages of relevant articles
+    (the xCG measures' ideal recall-base).
     """
 
     lines: dict[str, np.ndarray]
@@ -51,6 +52,7 @@ class RankedPassages:
     topics: list[str]
     total_rsize: np.ndarray
     total_relevant: np.ndarray
+    total_passages: np.ndarray | None = None
 
 
 def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
@@ -126,7 +128,16 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
         "relevant": relevant,
         "element": element,
     }
-    return RankedPassages(lines, groups, run_names, topics, total_rsize.astype(np.int64), total_relevant)
+    return RankedPassages(lines, groups, run_names, topics, total_rsize.astype(np.int64),
+                          total_relevant, passage_counts(qrels, topic_index))
+
+
+def passage_counts(qrels: InexQrels, topic_index: pd.Index) -> np.ndarray:
+    """Highlighted passages of the articles with relevant text, per topic of ``topic_index``."""
+    relevant = qrels.articles.loc[qrels.articles["rel_chars"] > 0, ["topic", "file"]]
+    passages = qrels.passages.merge(relevant, on=["topic", "file"])
+    codes = topic_index.get_indexer(passages["topic"])
+    return np.bincount(codes[codes >= 0], minlength=len(topic_index)).astype(np.int64)
 
 
 def _codes(values: pd.Series, categories: pd.Index) -> np.ndarray:

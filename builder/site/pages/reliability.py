@@ -27,6 +27,10 @@ REFERENCES = [
      "retrieval. SIGIR 2008."),
     ("McSherry and Najork. Computing information retrieval performance measures efficiently "
      "in the presence of tied scores. ECIR 2008."),
+    ("Piwowarski and Dupret. Evaluation in (XML) information retrieval: expected "
+     "precision-recall with user modelling (EPRUM). SIGIR 2006."),
+    ("Pehcevski and Thom. HiXEval: highlighting XML retrieval evaluation. INEX 2005, LNCS "
+     "3977, 2006."),
     ("Zobel. How reliable are the results of large-scale information retrieval experiments? "
      "SIGIR 1998."),
 ]
@@ -209,6 +213,18 @@ def _condensed_table(analysis: SiteTask) -> Table:
                  f"their judged documents only ({spec.official_measure})",
                  ["Run", "Official", "Condensed", "Rank", "Condensed rank", "Places gained"],
                  rows)
+AGREEMENT_LEVELS = {"systems": "Runs' means", "topics": "Per-topic scores"}
+
+
+def _agreement_table(agreement: pd.DataFrame) -> Table:
+    rows = [[text(r.measure_a), text(r.measure_b), text(AGREEMENT_LEVELS.get(r.level, r.level)),
+             Cell(str(r.n), numeric=True), number(r.kendall_tau), number(r.tau_ap),
+             number(r.pearson), number(r.spearman)]
+            for r in agreement.itertuples()]
+    return Table("measure-agreement", "Agreement between the measures shown: rank "
+                 "correlations over the runs' means and over every run's per-topic scores",
+                 ["Measure A", "Measure B", "Compared", "n", "Kendall's tau",
+                  "tau_ap (A as reference)", "Pearson", "Spearman"], rows, row_header=None)
 
 
 def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
@@ -235,6 +251,8 @@ def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
     if len(report.error_rates):
         page.figures.append(error_figure(report.error_rates))
         page.tables.append(_error_table(report.error_rates, power))
+    if report.agreement is not None and len(report.agreement):
+        page.tables.append(_agreement_table(report.agreement))
     if len(report.ties):
         page.tables.append(_tie_table(analysis))
     if len(report.pool_bias):

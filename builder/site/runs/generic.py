@@ -39,6 +39,23 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
             table.csv = table_csv(page.path, table.id)
         page.figures += views.figures(run, index)
         page.context = {"run": run, "meta": meta, "rank": analysis.ranks[run], "views": views.views,
-                        "validation": validation_page(task, slug), "analysis": analysis}
+                        "validation": validation_page(task, slug), "analysis": analysis,
+                        "above_one": _above_one(analysis, run)}
         pages.append(page)
     return pages
+
+
+def _above_one(analysis: SiteTask, run: str) -> str | None:
+    """The note on values above 1 of an EPRUM run (the kind's ``above_one`` extra), if any."""
+    table = analysis.extras.get("above_one")
+    if table is None or not len(table):
+        return None
+    mine = table[table["run"] == run]
+    if not len(mine):
+        return None
+    shown = ", ".join(f"{m} = {v:.4f} (topic {t})" for t, m, v in
+                      mine[["topic", "measure", "value"]].head(5).itertuples(index=False))
+    more = f" and {len(mine) - 5} more" if len(mine) > 5 else ""
+    return (f"{len(mine)} precision value{'s' if len(mine) > 1 else ''} above 1: {shown}{more}. "
+            "EPRUM multiplies the ideal list's expected search length by the expected inverse "
+            "search length of the run, which can exceed 1; see the measures page.")

@@ -18,8 +18,10 @@ import pandas as pd
 
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import NO_BEP, InexQrels
+from builder.measures.inex.focused.precision import FAMILY
 from builder.measures.inex.focused.scores import focused_wide, topic_sums
-from builder.measures.inex.ranking import RankedPassages, highlight_index
+from builder.measures.inex.ranking import RankedPassages, highlight_index, passage_counts
+from builder.measures.registry import measures_of
 from builder.stats.reliability.stability import Scores
 
 
@@ -97,14 +99,20 @@ def rejudged_passages(ranked: RankedPassages, qrels: InexQrels,
     new_lines = {**lines, "rsize": rsize, "relevant": relevant,
                  "relevant_article": lines["new_article"] & relevant}
     return dataclasses.replace(ranked, lines=new_lines, total_rsize=total_rsize,
-                               total_relevant=total_relevant)
+                               total_relevant=total_relevant,
+                               total_passages=passage_counts(qrels, pd.Index(ranked.topics)))
 
 
-def focused_scores(ranked: RankedPassages, complete: bool, measures: list[str]) -> Scores:
+SUMMARY_OF = {m.name: m.per_topic for m in measures_of(FAMILY) if m.per_topic}
+"""The per-topic measure behind each summary measure (MAiP: AiP, MAP: AP)."""
+
+
+def focused_scores(ranked: RankedPassages, complete: bool, measures: list[str],
+                   ip_recall: str = "inex_eval") -> Scores:
     """Per-topic values, averaged pairs and summaries of ``measures`` (``MAiP`` is the mean of
-    ``AiP``), as ``focused_score_table`` makes the summary rows."""
-    wide = focused_wide(ranked, complete)
-    columns = ["AiP" if m == "MAiP" else m for m in measures]
+    ``AiP``, ``MAP`` of ``AP``), as ``focused_score_table`` makes the summary rows."""
+    wide = focused_wide(ranked, complete, ip_recall=ip_recall)
+    columns = [SUMMARY_OF.get(m, m) for m in measures]
     n_runs, n_topics = len(ranked.runs), len(ranked.topics)
     sums, counts = topic_sums(wide, columns, n_runs)
     num_q = np.full(n_runs, n_topics) if complete else counts
@@ -121,9 +129,9 @@ class FocusedRescorer:
     """The ``Rescorer`` of focused runs: units are the highlighted passages."""
 
     def __init__(self, ranked: RankedPassages, qrels: InexQrels, complete: bool,
-                 measures: list[str]) -> None:
+                 measures: list[str], ip_recall: str = "inex_eval") -> None:
         self.ranked, self.qrels, self.complete = ranked, qrels, complete
-        self.measures = measures
+        self.measures, self.ip_recall = measures, ip_recall
         self.runs, self.topics = ranked.runs, ranked.topics
         self.unit_topic = passage_topic_codes(qrels)
         self.passage_row = passage_articles(qrels)
@@ -133,7 +141,7 @@ class FocusedRescorer:
         ranked = self.ranked if keep is None else rejudged_passages(
             self.ranked, sampled_inex_qrels(self.qrels, keep, self.passage_row),
             self.article_topic)
-        return focused_scores(ranked, self.complete, self.measures)
+        return focused_scores(ranked, self.complete, self.measures, self.ip_recall)
 
     def sampled_qrels(self, keep: np.ndarray) -> str:
         return inex_qrels_text(sampled_inex_qrels(self.qrels, keep, self.passage_row))

@@ -47,6 +47,8 @@ class ReliabilityReport:
     """``CONDENSED_COLUMNS``: the official measure on the condensed lists (ad hoc)."""
     condensed_agreement: dict[str, float] = field(default_factory=dict)
     """Kendall's ``tau`` and ``tau_ap`` of the condensed ranking against the leaderboard."""
+    agreement: pd.DataFrame | None = None
+    """``AGREEMENT_COLUMNS``: every pair of the task's shown measures (``builder.stats.agreement``)."""
 
     def stability_summary(self) -> pd.DataFrame:
         from builder.stats.reliability.stability import level_summary
@@ -71,16 +73,77 @@ def pooled_runs(settings: ReliabilityConfig, runs: list[str], metadata: pd.DataF
     return set(runs)
 
 
+def chosen_runs(settings: ReliabilityConfig, scores: pd.DataFrame, official: str,
+                metadata: pd.DataFrame, higher_is_better: bool = True) -> list[str]:
+    """The runs the analyses study (``settings.runs``), in the order of ``scores``: those
+    named (a name of no accepted run is ignored), or each team's ``N`` best by the summary of
+    ``official`` (ties broken by the order of ``scores``); every run when unset."""
+    from builder.contract import SUMMARY_TOPIC
+
+    runs = [str(r) for r in pd.unique(scores["run"])]
+    if settings.runs is None:
+        return runs
+    if isinstance(settings.runs, list):
+        named = set(settings.runs)
+        return [run for run in runs if run in named]
+    summary = scores[(scores["topic"].astype(str) == SUMMARY_TOPIC)
+                     & (scores["measure"] == official)].drop_duplicates("run")
+    value = summary.set_index("run")["value"].reindex(runs).fillna(-np.inf if higher_is_better
+                                                                  else np.inf)
+    teams = {}
+    if "team" in metadata.columns:
+        teams = {str(r): str(t) for r, t in zip(metadata["run"], metadata["team"])
+                 if str(t).strip() and str(t) != "nan"}
+    frame = pd.DataFrame({"run": runs, "team": [teams.get(r, "\0" + r) for r in runs],
+                          "value": value.to_numpy(), "order": range(len(runs))})
+    frame = frame.sort_values(["value", "order"], ascending=[not higher_is_better, True],
+                              kind="stable")
+    best = frame.groupby("team", sort=False).head(settings.runs)
+    return [run for run in runs if run in set(best["run"])]
+
+
 def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
                        settings: ReliabilityConfig, official: str,
                        metadata: pd.DataFrame, scores: pd.DataFrame | None = None,
-                       ) -> ReliabilityReport:
+                       shown: list[str] | None = None) -> ReliabilityReport:
     """Every analysis ``settings`` asks for, on the accepted runs ``runs`` of a task
-    (``scores``: their evaluation, when made); only those that read scores alone when
-    ``runs`` is None (the runs were not kept: ``_scores_only``)."""
+    (``scores``: their evaluation, when made; ``shown``: the measures the task shows, whose
+    pairs the measure agreement compares); only those that read scores alone when ``runs`` is
+    None (the runs were not kept: ``_scores_only``)."""
+    if settings.runs is not None and scores is not None:
+        from builder.measures.registry import REGISTRY
+
+        declared = REGISTRY.get((kind.family, official))
+        chosen = set(chosen_runs(settings, scores, official, metadata,
+                                 declared.higher_is_better if declared else True))
+        scores = scores[scores["run"].astype(str).isin(chosen)]
+        if runs is not None:
+            runs = runs[runs["run"].astype(str).isin(chosen)]
+    report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores)
+    if settings.agreement and scores is not None and shown and len(shown) > 1:
+        from builder.measures.registry import measures_of
+        from builder.stats.agreement import measure_agreement
+
+        declared = {m.name: m for m in measures_of(kind.family)}
+        known = set(scores["measure"]) | {m.name for m in declared.values()
+                                          if m.per_topic in set(scores["measure"])}
+        measures = [m for m in dict.fromkeys(shown) if m in known]
+        report.agreement = measure_agreement(scores, measures, declared)
+    return report
+
+
+def _analyses(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
+              settings: ReliabilityConfig, official: str, metadata: pd.DataFrame,
+              scores: pd.DataFrame | None) -> ReliabilityReport:
+    """The sampling, error-rate, tie and pool analyses of ``reliability_report``."""
     from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
     from builder.stats.reliability.rescoring import rescorer_for
-    from builder.stats.reliability.stability import STABILITY_COLUMNS, pool_sampling, topic_sampling
+    from builder.stats.reliability.stability import (
+        STABILITY_COLUMNS,
+        pool_sampling,
+        streams,
+        topic_sampling,
+    )
 
     measures = list(dict.fromkeys(settings.measures or [official]))
     if runs is None:
@@ -95,20 +158,20 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
                             depth_at_least=max(UNJUDGED_AT, settings.pool_depth or 0),
                             uncut=uncut)
     full = rescorer.score(None)
-    streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
+    rng = streams(settings.seed)
     stability = []
     if settings.pool_sampling_for(kind.name):
         stability.append(pool_sampling(rescorer, settings.levels, settings.iterations,
-                                       settings.min_relevant, streams[0], full))
+                                       settings.min_relevant, rng["pool"], full))
     if settings.topic_sampling:
         stability.append(topic_sampling(measures, full, settings.levels, settings.iterations,
-                                        streams[1]))
+                                        rng["topics"]))
     errors = pd.DataFrame(columns=ERROR_COLUMNS)
     if settings.error_rate and len(rescorer.runs) > 1:
         errors = error_rates(measures, full, settings.levels, settings.iterations,
-                             settings.fuzziness, streams[2])
+                             settings.fuzziness, rng["errors"])
     ties, bias, unjudged = pd.DataFrame(), pd.DataFrame(), pd.Series(dtype=float)
-    condensed, agreement = pd.DataFrame(), {}
+    condensed, condensed_taus = pd.DataFrame(), {}
     if kind.name == "adhoc":
         from builder.stats.reliability.pool_bias import pool_bias, unjudged_at
         from builder.stats.reliability.ties import tie_table_of
@@ -123,14 +186,14 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
             teams = {run: team for run, team in teams.items() if team}
             bias = pool_bias(judgements, teams, pooled_runs(settings, rescorer.runs, metadata),
                              settings.pool_depth, measures)
-        condensed, agreement = _condensed(runs, qrels, options, official, uncut)
+        condensed, condensed_taus = _condensed(runs, qrels, options, official, uncut)
     units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
     return ReliabilityReport(
         settings=settings, measures=measures, units=units, topics=len(rescorer.topics),
         stability=pd.concat(stability, ignore_index=True) if stability
         else pd.DataFrame(columns=STABILITY_COLUMNS),
         error_rates=errors, ties=ties, pool_bias=bias, unjudged=unjudged,
-        condensed=condensed, condensed_agreement=agreement,
+        condensed=condensed, condensed_agreement=condensed_taus,
     )
 
 
@@ -163,22 +226,22 @@ def _scores_only(kind: Any, qrels: Any, settings: ReliabilityConfig, measures: l
     their figures are those of a build that kept the runs."""
     from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
     from builder.stats.reliability.rescoring import scores_from_table
-    from builder.stats.reliability.stability import STABILITY_COLUMNS, topic_sampling
+    from builder.stats.reliability.stability import STABILITY_COLUMNS, streams, topic_sampling
 
     runs = [str(r) for r in pd.unique(scores["run"])]
     topics = getattr(qrels, "topics", None)
     if topics is None:
         topics = sorted(pd.unique(qrels["topic"]))
     full = scores_from_table(scores, runs, list(topics), measures, kind.family)
-    streams = [np.random.default_rng([settings.seed, k]) for k in range(3)]
+    rng = streams(settings.seed)
     stability = pd.DataFrame(columns=STABILITY_COLUMNS)
     if settings.topic_sampling:
         stability = topic_sampling(measures, full, settings.levels, settings.iterations,
-                                   streams[1])
+                                   rng["topics"])
     errors = pd.DataFrame(columns=ERROR_COLUMNS)
     if settings.error_rate and len(runs) > 1:
         errors = error_rates(measures, full, settings.levels, settings.iterations,
-                             settings.fuzziness, streams[2])
+                             settings.fuzziness, rng["errors"])
     units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
     return ReliabilityReport(
         settings=settings, measures=measures, units=units, topics=len(topics),

@@ -90,5 +90,6 @@ def rescorer_for(kind: Any, qrels: Any, runs: pd.DataFrame, options: Any,
         from builder.measures.inex.ranking import rank_passages
         from builder.stats.reliability.inex_rejudge import FocusedRescorer
 
-        return FocusedRescorer(rank_passages(runs, qrels), qrels, options.complete, measures)
+        return FocusedRescorer(rank_passages(runs, qrels), qrels, options.complete, measures,
+                               options.ip_recall)
     return EvaluatorRescorer(kind, qrels, runs, options, measures, scores)

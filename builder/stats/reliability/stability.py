@@ -5,6 +5,10 @@ systems on sampled judgements (pool sampling) or on sampled topics (topic sampli
 80/60/40/20 %, ten times each, and compare the ranking with the one on the full judgements by
 Kendall's tau; we add tau_ap (Yilmaz, Aslam and Robertson 2008), which weighs the top.
 
+Pool sampling studies the topics with at least ``min_relevant`` relevant units (the paper's
+99 of 107 topics with 10 or more); topic sampling and the error rates, as in the paper, all
+topics.
+
 Re-scoring is the task kind's own (a ``Rescorer``): for pool sampling it scores every run under
 a mask of kept relevant units; topic sampling only re-averages the per-topic values, in topic
 order as the evaluators add them, so a sample scores exactly what the evaluator gives on the
@@ -24,6 +28,14 @@ from builder.stats.reliability.rank_correlation import kendall_tau, tau_ap
 from builder.stats.reliability.sampling import pool_sample, topic_sample
 
 STABILITY_COLUMNS = ["sample", "level", "iteration", "measure", "tau", "tau_ap"]
+STREAMS = {"pool": 0, "topics": 1, "errors": 2}
+"""Each sampling analysis draws from its own random stream of the seed (``streams``)."""
+
+
+def streams(seed: int) -> dict[str, np.random.Generator]:
+    """One generator per analysis, ``default_rng([seed, k])``: switching one analysis off
+    leaves the others' samples as they were, and the command draws what the site draws."""
+    return {name: np.random.default_rng([seed, k]) for name, k in STREAMS.items()}
 
 
 @dataclass
@@ -78,15 +90,33 @@ def _correlations(sample: str, level: float, measures: Sequence[str], full: np.n
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=STABILITY_COLUMNS)
 
 
+def studied_topics(unit_topic: np.ndarray, n_topics: int, min_units: int) -> np.ndarray:
+    """The topics pool sampling studies (bool per topic): those with at least ``min_units``
+    relevant units, as Pal, Mitra and Chakraborty kept the 99 INEX 2007 topics with 10 or more
+    relevant passages (of 107); both rankings are then over these topics alone."""
+    return np.bincount(unit_topic, minlength=n_topics) >= min_units
+
+
+def summary_over(scores: Scores, topics: np.ndarray) -> np.ndarray:
+    """The summaries (measure x run) over the topics where ``topics``: the scores'
+    own when it holds every topic, else the means the evaluators give on qrels of those
+    topics alone (``topic_means``)."""
+    if topics.all():
+        return scores.summary
+    return topic_means(scores.per_topic, scores.evaluated, topics[None].astype(np.int64))[..., 0]
+
+
 def pool_sampling(
     rescorer: Rescorer, levels: Sequence[float], iterations: int, min_units: int,
     rng: np.random.Generator, full: Scores | None = None,
     on_sample: Callable[[float, int, np.ndarray, Scores], None] | None = None,
 ) -> pd.DataFrame:
     """tau and tau_ap per level, iteration and measure between the ranking on the full
-    judgements and on pool samples. ``on_sample(level, iteration, keep, scores)`` sees each
-    sample (``--dump`` writes its qrels)."""
+    judgements and on pool samples, both over the topics with at least ``min_units`` relevant
+    units (``studied_topics``). ``on_sample(level, iteration, keep, scores)`` sees each sample
+    (``--dump`` writes its qrels)."""
     full = full or rescorer.score(None)
+    topics = studied_topics(rescorer.unit_topic, len(rescorer.topics), min_units)
     frames = []
     for level in levels:
         masks = pool_sample(rescorer.unit_topic, len(rescorer.topics), level, iterations,
@@ -94,10 +124,10 @@ def pool_sampling(
         sampled = []
         for iteration, keep in enumerate(masks, start=1):
             scores = rescorer.score(keep)
-            sampled.append(scores.summary)
+            sampled.append(summary_over(scores, topics))
             if on_sample is not None:
                 on_sample(level, iteration, keep, scores)
-        frames.append(_correlations("pool", level, rescorer.measures, full.summary,
+        frames.append(_correlations("pool", level, rescorer.measures, summary_over(full, topics),
                                     np.stack(sampled, axis=1)))
     return pd.concat(frames, ignore_index=True)
 

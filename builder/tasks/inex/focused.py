@@ -100,7 +100,8 @@ def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: FocusedOptions) -> E
     ranked = rank_passages(runs, qrels)
     extras = run_extras(ranked, runs) | eprum_extras(qrels, runs, options)
     return Evaluation(focused_score_table(ranked, options.complete,
-                                          no_relevant_text=options.no_relevant_text), extras)
+                                          no_relevant_text=options.no_relevant_text,
+                                          ip_recall=options.ip_recall), extras)
 
 
 def read_qrels(path: Path, options: object = None) -> InexQrels:

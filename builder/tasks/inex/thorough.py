@@ -32,7 +32,9 @@ def validate_runs(reads: list[RunRead], qrels: InexQrels, options: ThoroughOptio
 def evaluate(qrels: InexQrels, runs: pd.DataFrame, options: ThoroughOptions) -> Evaluation:
     ranked = rank_passages(runs, qrels)
     scores = thorough_score_table(ranked, qrels, options.complete, options.alpha, options.corpus,
-                                  options.overlap, options.no_relevant_text)
+                                  options.overlap, options.no_relevant_text,
+                                  options.ip_recall, options.hixeval_trel,
+                                  options.hixeval_partly_seen)
     return Evaluation(scores, run_extras(ranked, runs) | eprum_extras(qrels, runs, options))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from builder.tasks.naming import RunNamingOptions
 from builder.tasks.options.adhoc import AdhocOptions
+from builder.tasks.options.eprum_documents import EprumDocumentsOptions
 from builder.tasks.options.passages import (
     BestInContextOptions,
     EprumOptions,
@@ -29,6 +30,7 @@ KIND_OPTIONS: dict[str, type[RunNamingOptions]] = {
     "restricted-relevant-in-context": RestrictedRelevantInContextOptions,
     "best-in-context": BestInContextOptions,
     "eprum": EprumOptions,
+    "eprum-documents": EprumDocumentsOptions,
 }
 """The options model of each task kind, in the order of ``KIND_MODULES`` (that of the flags in
 ``--help``)."""

@@ -73,6 +73,10 @@ class FocusedOptions(RunNamingOptions, EprumBlockOptions):
         False, description="Average over every qrels topic (inex_eval -c).")
     max_results: int | None = MAX_RESULTS_FIELD
     no_relevant_text: Literal["zero", "nan"] = NO_RELEVANT_TEXT_FIELD
+    ip_recall: Literal["inex_eval", "definition"] = Field(
+        "inex_eval", description="How iP[x] decides R >= x at an exact recall boundary: "
+        "inex_eval 3.1's buckets floor(100 R) of a double (R = 29/100 falls in bucket 28), or "
+        "the definition, exactly (Kamps et al. 2008).")
     corpus: Corpus = CORPUS_FIELD
 
 
@@ -83,6 +87,16 @@ class ThoroughOptions(FocusedOptions):
     overlap: Literal["once", "each"] = Field(
         "once", description="inex_eval's measures: text retrieved by two results counts once "
         "(inex_eval -t) or each time (every result in full).")
+    hixeval_trel: Literal["paper", "documents"] = Field(
+        "paper", description="HiXEval's Trel: the paper's, the highlighted characters across "
+        "documents at alpha = 1 and across all elements of the judged articles at alpha < 1 "
+        "(read from the corpus, for every result; across documents without one), or across "
+        "documents always (recall can then exceed 1 at alpha < 1).")
+    hixeval_partly_seen: Literal["paper", "union"] = Field(
+        "paper", description="HiXEval's rval of a partly seen element: the paper's, its rsize "
+        "less that of every earlier descendant, nested ones each time (can be negative), or "
+        "less its highlighted text seen before, once (passages always: the paper's rule is "
+        "for elements).")
 
 
 class InContextOptions(RunNamingOptions, EprumBlockOptions):

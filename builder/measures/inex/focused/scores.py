@@ -24,29 +24,33 @@ from builder.measures.inex.focused.precision import (
     FAMILY,
     IP_NAMES,
     average_interpolated_precision,
+    average_precision,
     count_table,
     interpolated_precision,
     ratio_table,
 )
+from builder.measures.inex.focused.xcg import xcg_table
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import measures_of
 
 
-def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str = "zero"
-                 ) -> pd.DataFrame:
+def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str = "zero",
+                 ip_recall: str = "inex_eval") -> pd.DataFrame:
     """One row per evaluated (run, topic), one column per per-topic measure.
 
     With ``complete``, every (run, qrels topic) pair has a row; pairs without results score 0.
-    Sorted by run (first-seen order) then topic (as strings).
+    Sorted by run (first-seen order) then topic (as strings). ``ip_recall``: how iP decides
+    R >= x (``interpolated_precision``).
     """
-    curve, _ = interpolated_precision(ranked)
+    curve, _ = interpolated_precision(ranked, ip_recall)
     counts = count_table(ranked)
     wide = pd.concat(
         [
             ranked.groups[["run", "topic", "run_code", "topic_code"]].reset_index(drop=True),
             counts,
             pd.DataFrame(curve, columns=IP_NAMES),
-            pd.DataFrame({"AiP": average_interpolated_precision(curve)}),
+            pd.DataFrame({"AiP": average_interpolated_precision(curve), "AP": average_precision(ranked)}),
+            pd.DataFrame(xcg_table(ranked, _passages(ranked))),
         ],
         axis=1,
     )
@@ -55,6 +59,13 @@ def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str =
     ratios = ratio_table(wide[list(COUNT_MEASURES)], no_relevant_text)
     wide = pd.concat([wide.reset_index(drop=True), ratios], axis=1)
     return wide.sort_values(["run_code", "topic_code"], ignore_index=True)
+
+
+def _passages(ranked: RankedPassages) -> np.ndarray:
+    """The ideal recall-base sizes of the xCG measures (0 when the ranking does not know them)."""
+    if ranked.total_passages is None:
+        return np.zeros(len(ranked.topics), np.int64)
+    return ranked.total_passages
 
 
 def _with_every_topic(wide: pd.DataFrame, ranked: RankedPassages) -> pd.DataFrame:
@@ -80,18 +91,20 @@ def _with_every_topic(wide: pd.DataFrame, ranked: RankedPassages) -> pd.DataFram
 
 
 def focused_score_table(ranked: RankedPassages, complete: bool, family: str = FAMILY,
-                        no_relevant_text: str = "zero") -> pd.DataFrame:
+                        no_relevant_text: str = "zero", ip_recall: str = "inex_eval"
+                        ) -> pd.DataFrame:
     """The long score table (``SCORE_COLUMNS``) of the focused measures (as declared in
-    ``family``: a summary measure replaces the per-topic one it aggregates, MAiP for AiP)."""
-    wide = focused_wide(ranked, complete, no_relevant_text)
-    mean_measures = [c for c in wide.columns if c not in ("run", "topic", "run_code", "topic_code", *COUNT_MEASURES)]
+    ``family``, which may leave some out: a summary measure replaces the per-topic one it
+    aggregates, MAiP for AiP)."""
+    wide = focused_wide(ranked, complete, no_relevant_text, ip_recall)
+    declared = measures_of(family)
+    summary_of = {m.name: m for m in declared}
+    summary_of.update({m.per_topic: m for m in declared if m.per_topic})
+    mean_measures = [c for c in wide.columns if c in summary_of and c not in COUNT_MEASURES]
     names = [*COUNT_MEASURES, *mean_measures]
     per_topic = wide.melt(id_vars=["run", "topic"], value_vars=names, var_name="measure")
     sums, counts = topic_sums(wide, names, len(ranked.runs))
     num_q = np.full(len(ranked.runs), len(ranked.topics)) if complete else counts
-    declared = measures_of(family)
-    summary_of = {m.name: m for m in declared}
-    summary_of.update({m.per_topic: m for m in declared if m.per_topic})
     summarised = [summary_of[name] for name in names]
     # A run none of whose topics is evaluated: inex_eval's means are 0/0, NaN.
     empty = np.nan if no_relevant_text == "nan" else 0.0

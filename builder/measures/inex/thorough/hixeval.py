@@ -17,8 +17,17 @@ e' are disjoint descendants; overlapping passages need not be).
     F@r = 2 P@r R@r / (P@r + R@r)
 
 alpha = 1 is ``overlap=on``, alpha = 0 ``overlap=off``. Trel: the paper takes the highlighted
-characters across documents for alpha = 1 and across all elements for alpha < 1; passages have
-no element tree, so Trel is the highlighted characters across documents for every alpha.
+characters across documents for alpha = 1 and across all elements for alpha < 1; the latter
+needs the element tree, read from the corpus when the task has one (option ``hixeval_trel``:
+"paper", or "documents" always). Element results partly seen: the paper's sum over the earlier
+descendants, or the union of the highlighted text seen (option ``hixeval_partly_seen``);
+``builder.measures.inex.thorough.scores.hixeval_inputs`` applies both.
+
+Values outside [0, 1] (``OUTSIDE``): with Trel across documents and alpha < 1, text retrieved
+twice counts twice, so R@r reaches 2 and MAP more than 1 (two copies of the highlighted
+passage at alpha = 0: R = 2); with the paper's sum, a partly seen element whose earlier
+descendants nest loses their text twice and its rval is negative (paragraph, then its
+section, then its article, each holding the same 5 highlighted characters: -5), and so can P@r.
 MAP averages P@r at the natural recall levels (sum of P@r times the recall gained at r);
 iMAP averages the best P@r with R@r >= x over the 11 levels x = 0.0, 0.1, ..., 1.0.
 """
@@ -38,6 +47,11 @@ FAMILY = "thorough"
 DEFAULT_CUTOFFS = (1, 5, 10, 25, 50, 100)
 STANDARD_LEVELS = np.round(np.arange(11) / 10, 1)
 HIXEVAL = cite("pehcevski2006", "section 3")
+OUTSIDE = (
+    "Can fall outside [0, 1]: at alpha < 1 with Trel across documents (option hixeval_trel: "
+    "documents, or no corpus) text retrieved twice counts twice and recall reaches 2; with the "
+    "paper's sum for partly seen elements (option hixeval_partly_seen: paper) nested earlier "
+    "descendants are taken off twice and rval, so precision, can be negative.")
 
 
 def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
@@ -45,7 +59,7 @@ def declare(cutoffs: tuple[int, ...] = DEFAULT_CUTOFFS) -> None:
     ``builder.measures.inex.thorough.scores``, after the inex_eval measures the family shares
     with the focused one)."""
     def hixeval(name: str, description: str, params: dict[str, int] | None = None) -> None:
-        register(Measure(name, FAMILY, description, HIXEVAL, params or {},
+        register(Measure(name, FAMILY, description, HIXEVAL, params or {}, differs=OUTSIDE,
                          computed_by=hixeval_table))
 
     for r in cutoffs:

@@ -22,6 +22,7 @@ import pandas as pd
 from builder.contract import SCORE_COLUMNS
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.formats.inex.qrels import InexQrels
+from builder.measures.inex.focused import xcg
 from builder.measures.inex.focused.precision import declare_inex_eval_measures
 from builder.measures.inex.focused.scores import (
     focused_score_table,
@@ -43,7 +44,8 @@ FAMILY = hixeval.FAMILY
 declare_inex_eval_measures(FAMILY, sizes=(
     "As inex_eval 3.1 -t: in an article with highlighted text for the topic, text retrieved by "
     "two results counts once and a passage of unknown offset counts 0 characters; option "
-    "overlap: each counts every result in full."))
+    "overlap: each counts every result in full."), with_average_precision=False)
+xcg.declare(FAMILY)  # on the results counted once, as the inex_eval measures
 hixeval.declare()
 
 
@@ -60,37 +62,43 @@ def counted_once(ranked: RankedPassages, seen: np.ndarray, seen_highlighted: np.
 
 
 def hixeval_inputs(ranked: RankedPassages, qrels: InexQrels, alpha: float,
-                   corpus: Path | None, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+                   corpus: Path | None, seen: np.ndarray, trel: str = "paper",
+                   partly_seen: str = "paper") -> tuple[np.ndarray, np.ndarray | None]:
     """What HiXEval takes off each result, and its per-line Trel (None: across documents).
 
-    Passages: the union of the text seen before (``seen``: ``hixeval.seen_before``). Element
-    results: the element tree's rule, and with alpha < 1 Trel across all elements of the
-    judged articles of the corpus (``hixeval_elements``)."""
+    Passages: the union of the text seen before (``seen``: ``hixeval.seen_before``), the
+    paper's rule being for disjoint descendants only. Element results, ``partly_seen``:
+    "paper", the element tree's rule (a partly seen element loses the rsize of every earlier
+    descendant, nested ones each time, so rval can go negative), or "union", the highlighted
+    text of it seen before, once. ``trel``: "paper", Trel across all elements of the judged
+    articles of the corpus when alpha < 1 and a corpus is given (for every result, passages
+    included: it is the qrels' and the corpus's, not the run's), else across documents;
+    "documents", across documents always (``hixeval_elements``)."""
     element = ranked.lines["element"]
-    if not element.any():
-        return seen, None
-    seen = np.where(element, element_seen_rsize(ranked), seen)
-    if alpha >= 1 or corpus is None:
+    if element.any() and partly_seen == "paper":
+        seen = np.where(element, element_seen_rsize(ranked), seen)
+    if alpha >= 1 or corpus is None or trel == "documents":
         return seen, None
     from builder.formats.xml.corpus_index import open_index  # lxml and processes: only when asked
 
     across = trel_across_elements(derive_element_assessments(qrels, open_index(corpus)),
                                   ranked.topics)
-    topic = ranked.lines["topic_code"]
-    return seen, np.where(element, across[topic], ranked.total_rsize[topic])
+    return seen, across[ranked.lines["topic_code"]]
 
 
 def thorough_score_table(
     ranked: RankedPassages, qrels: InexQrels, complete: bool, alpha: float,
     corpus: Path | None = None, overlap: str = "once", no_relevant_text: str = "zero",
+    ip_recall: str = "inex_eval", hixeval_trel: str = "paper", partly_seen: str = "paper",
 ) -> pd.DataFrame:
     """The long score table (``SCORE_COLUMNS``): the focused measures (``overlap``: "once"
     counts text retrieved twice once, as inex_eval -t; "each" counts every result in full),
-    then HiXEval's."""
+    then HiXEval's (``hixeval_trel``, ``partly_seen``: ``hixeval_inputs``)."""
     seen_chars, seen_highlighted = hixeval.seen_before(ranked, highlight_index(qrels))
     counted = counted_once(ranked, seen_chars, seen_highlighted) if overlap == "once" else ranked
-    scores = focused_score_table(counted, complete, FAMILY, no_relevant_text)
-    seen, trel = hixeval_inputs(ranked, qrels, alpha, corpus, seen_highlighted)
+    scores = focused_score_table(counted, complete, FAMILY, no_relevant_text, ip_recall)
+    seen, trel = hixeval_inputs(ranked, qrels, alpha, corpus, seen_highlighted, hixeval_trel,
+                                partly_seen)
     measures = hixeval.hixeval_table(ranked, seen, alpha, trel=trel)
     keys = ["run", "topic", "run_code", "topic_code"]
     wide = pd.concat([ranked.groups[keys], measures], axis=1)

@@ -1,0 +1,87 @@
+"""The EPRUM task over TREC runs and graded TREC qrels: graded idealism read from the grades.
+
+Piwowarski and Dupret (SIGIR 2006), section 8: "a judgement between 0 and 1 corresponds to
+the percentage of users that, given the same information need, would judge relevant the
+document. EPRUM could thus be used as a natural extension of precision-recall in IR when
+graded judgements are used." The elements are documents, each rank of a run pointing at one
+(the classical model: a user reaches the document the rank points at, ranked as trec_eval
+ranks it); a document judged at ``rel_level`` or above is ideal for the share of users its
+grade gives (the ``grades`` option, by default grade / the highest grade of the qrels, so
+1 and 2 are 0.5 and 1), and EPRUM integrates over the users' satisfaction levels (section 3.1,
+``builder.measures.eprum.idealism``). With binary qrels ``avgP`` is trec_eval's ``map``.
+
+Runs and qrels are read and validated as the ad hoc task's. Extras as the EPRUM task's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from builder.contract import Evaluation, LazyTables, TaskKind
+from builder.measures.eprum.models import (
+    UserModel,
+    document_ideal,
+    document_pointers,
+    navigation_table,
+)
+from builder.measures.eprum.passages import level_scores, natural_points
+from builder.measures.eprum.scores import (
+    AVERAGE,
+    FAMILY,
+    IdealSet,
+    above_one,
+    score_rows,
+    topic_results,
+)
+from builder.tasks.adhoc.reading import qrels_findings, read_qrels, read_run_files, validate_runs
+from builder.tasks.options import KIND_OPTIONS
+from builder.tasks.options.eprum_documents import EprumDocumentsOptions
+
+
+def graded_idealism(grades: pd.Series, mapping: dict[int, float] | None) -> np.ndarray:
+    """P(x in I) of each judged grade: ``mapping[grade]`` (a grade it does not name: 0), or
+    by default grade / the highest grade."""
+    values = grades.to_numpy(dtype=np.float64)
+    if mapping is None:
+        top = values.max(initial=0.0)
+        return values / top if top > 0 else np.zeros(len(values))
+    return np.array([float(mapping.get(int(g), 0.0)) for g in values])
+
+
+def eprum_of_documents(qrels: pd.DataFrame, runs: pd.DataFrame,
+                       options: EprumDocumentsOptions) -> pd.DataFrame:
+    """Every EPRUM value of every run and topic (``score_rows``)."""
+    judged = qrels[qrels["rel"] >= options.rel_level]
+    ideal = document_ideal(qrels, options.rel_level).astype({"topic": str, "element": str})
+    elements = ideal[["topic", "element"]].assign(
+        idealism=graded_idealism(judged["rel"], options.grades))
+    pointers = document_pointers(runs[["run", "topic", "doc", "score"]], options.depth)
+    pointers = pointers.astype({"run": str, "topic": str, "file": str})
+    navigation = navigation_table(pointers, ideal, UserModel("classical"), ["run"])
+    names = [str(run) for run in pd.unique(runs["run"])]
+    return score_rows(topic_results(navigation, IdealSet(elements), names,
+                                    exact_limit=options.exact_limit))
+
+
+def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: EprumDocumentsOptions
+             ) -> Evaluation:
+    """The levels, rank cut-offs and ``avgP`` per run and topic, their means under ``all``."""
+    rows = eprum_of_documents(qrels, runs, options)
+    extras = LazyTables({"natural": lambda: natural_points(rows),
+                         "above_one": lambda: above_one(rows)})
+    return Evaluation(level_scores(rows), extras)
+
+
+KIND = TaskKind(
+    name="eprum-documents",
+    family=FAMILY,
+    read_qrels=read_qrels,
+    qrels_findings=qrels_findings,
+    read_run_files=read_run_files,
+    validate_runs=validate_runs,
+    evaluate=evaluate,
+    options_model=KIND_OPTIONS["eprum-documents"],
+    official_measure=AVERAGE,
+    leaderboard_measures=(AVERAGE, "P[0.00]", "P[0.50]", "P@10"),
+)
