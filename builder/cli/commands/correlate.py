@@ -34,6 +34,12 @@ example, in my-campaign/adhoc of appendix demo my-campaign (its INEX tasks are i
   appendix correlate ../inex/qrels.txt ../inex/focused/* --task focused -m MAiP -m MAP -m 'iP[0.01]'
       exit status 1: kestrelFocFusion is rejected (its findings say why), the others compared"""
 
+EXIT_STATUS = """\
+  0    every run was compared
+  1    a run was rejected: its findings say why, the others are compared
+  2    fewer than two measures, the qrels cannot be used, or a run file cannot be read"""
+"""What ``--help`` prints under "exit status" (``builder.cli.build_parser``)."""
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("qrels", type=Path, metavar="QRELS", help="relevance judgements")
