@@ -12,6 +12,7 @@ of ``REPEATS`` (default 3), and the share of the clean build's the rebuild takes
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -45,7 +46,10 @@ def timed_build(config: Path, *flags: str) -> tuple[float, float]:
 
 
 def main() -> None:
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("repeats", nargs="?", type=int, default=3,
+                        help="builds of each kind; the best is printed (default 3)")
+    repeats = parser.parse_args().repeats
     with tempfile.TemporaryDirectory() as scratch:
         campaign = Path(scratch) / "covid"
         shutil.copytree(DATA, campaign)

@@ -31,7 +31,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 from bench_cli import installed_environment
 
-from builder.cli.layouts.text import joined_lines
+from builder.pipeline.layouts.text import joined_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS_PER_TOPIC = 1000

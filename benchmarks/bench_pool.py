@@ -42,7 +42,7 @@ def timed(command: list[str], environment: dict[str, str]) -> tuple[float, float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[2],
+    parser = argparse.ArgumentParser(description="\n\n".join(__doc__.split("\n\n")[::2][:2]),
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("campaign", nargs="?", default="trec_covid_round1")
     parser.add_argument("--depth", type=int, default=100)

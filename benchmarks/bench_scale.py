@@ -103,7 +103,7 @@ def write_campaign(folder: Path, runs: int, seed: int = 17) -> tuple[Path, list[
     interrupted write resumes."""
     from isal import igzip
 
-    from builder.cli.layouts.text import joined_lines
+    from builder.pipeline.layouts.text import joined_lines
 
     rng = np.random.default_rng(seed)
     folder.mkdir(parents=True, exist_ok=True)

@@ -103,8 +103,9 @@ def validate_runs(
     def validate(read: RunRead) -> RunRead:
         if read.table is None:
             return read
+        # Another kind that reads TREC runs (eprum-documents) may have no -c option.
         found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth,
-                                  complete=options.complete)
+                                  complete=getattr(options, "complete", False))
         del read.table["tag"]
         return RunRead(read.path, read.name, read.table, read.findings + found)
 
