@@ -106,13 +106,6 @@ def check_lines_of(descriptor: int, size: int, file: str, limits: InputLimits) -
         raise _line_too_long(file, _count_lines(read_at, start) + 1, limits)
 
 
-def check_lines(data: bytes, file: str, limits: InputLimits) -> None:
-    """``InputError`` at the first line of ``data`` longer than ``limits.line``."""
-    start = first_long_line(lambda at, count: data[at:at + count], len(data), limits.line)
-    if start is not None:
-        raise _line_too_long(file, data.count(b"\n", 0, start) + 1, limits)
-
-
 class _Lines:
     """The line check of a stream fed piece by piece: line ends seen, the open line's length."""
 

@@ -1,13 +1,16 @@
 """Qrels and topics named by an ir_datasets id (``irds:msmarco-passage/trec-dl-2019/judged``),
 read through ir_datasets (the optional extra ``irds``: ``pip install 'appendix[irds]'``).
 
-The dataset's judgements are written once as a TREC qrels file (``topic 0 doc rel``), its
-queries as a TREC topic file, into a folder of the system's temporary directory named by the
-dataset; the task then reads them with the readers of any other qrels or topics, so the
-numbers, findings and options (``reading: atof`` ...) are those of the same judgements given
-as a file. ir_datasets downloads a dataset on first use and keeps it in its own home
-(``IR_DATASETS_HOME``); a dataset it has not downloaded, or cannot, is said so, with
-ir_datasets' reason, rather than raised as its exception.
+The dataset's judgements are written once as a TREC qrels file (``topic 0 doc rel``, by the
+writer of tables given to the API, ``builder.formats.trec.frames``), its queries as a TREC
+topic file, beside the dataset in ir_datasets' own home (``IR_DATASETS_HOME``, by default
+``~/.ir_datasets``: the user's, not a folder of the system's temporary directory that every
+user shares), in ``appendix/`` and a folder named by the dataset; the task then reads them with
+the readers of any other qrels or topics, so the numbers, findings and options
+(``reading: atof`` ...) are those of the same judgements given as a file. The site names them
+by their file name only (``SiteSpec.relative``). ir_datasets downloads a dataset on first use;
+a dataset it has not downloaded, or cannot, is said so, with ir_datasets' reason, rather than
+raised as its exception.
 """
 
 from __future__ import annotations
@@ -15,7 +18,11 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from builder.findings import InputError
 
 PREFIX = "irds:"
 
@@ -33,18 +40,22 @@ def qrels_file(name: str) -> Path:
     """The judgements of ``name`` (``irds:ID``) as a TREC qrels file."""
     import pandas as pd
 
+    from builder.formats.trec.frames import write_qrels  # pandas and Arrow: at first use
+
     dataset_id, dataset = _dataset(name)
     if not dataset.has_qrels():
         raise IrdsError(f"{name}: the dataset has no relevance judgements (qrels)")
-    # ir_datasets gives rows as named tuples (its only interface); from there, columns.
+    # ir_datasets gives rows as named tuples (its only interface); from there, columns
+    # (query_id, doc_id, relevance: names the table writer knows).
     qrels = pd.DataFrame(_rows(name, dataset.qrels_iter))
     if qrels.empty:
         raise IrdsError(f"{name}: the dataset's relevance judgements are empty")
-    table = pd.DataFrame({"topic": qrels["query_id"].astype(str), "iteration": "0",
-                          "doc": qrels["doc_id"].astype(str),
-                          "rel": qrels["relevance"].astype(int)})
-    return _written(dataset_id, "qrels.txt",
-                    table.to_csv(sep=" ", header=False, index=False, lineterminator="\n"))
+    with _written(dataset_id, "qrels.txt") as (partial, target):
+        try:
+            write_qrels(qrels, partial, name)
+        except InputError as error:  # an id holding white space: no TREC file can hold it
+            raise IrdsError(f"{name}: {error.findings[0].message}") from None
+    return target
 
 
 def topics_file(name: str) -> Path:
@@ -62,7 +73,9 @@ def topics_file(name: str) -> Path:
             if fields.get(key):
                 block.append(f"<{tag}> {fields[key]}\n")
         blocks.append("".join(block) + "</top>\n\n")
-    return _written(dataset_id, "topics.txt", "".join(blocks))
+    with _written(dataset_id, "topics.txt") as (partial, target):
+        partial.write_text("".join(blocks), encoding="utf-8")
+    return target
 
 
 def _dataset(name: str):
@@ -89,14 +102,23 @@ def _rows(name: str, rows) -> list:
                         f"download it, or could not read it: {error})") from None
 
 
-def _written(dataset_id: str, file_name: str, text: str) -> Path:
-    """``text`` in the dataset's folder of the temporary directory, written whole (a name
-    taken only once complete), so that two builds at once each read a complete file."""
-    folder = Path(tempfile.gettempdir()) / "appendix-irds" / re.sub(r"[^\w.-]", "_", dataset_id)
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / file_name
-    handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{file_name}.")
-    with os.fdopen(handle, "w", encoding="utf-8") as file:
-        file.write(text)
-    os.replace(partial, target)
-    return target
+@contextmanager
+def _written(dataset_id: str, file_name: str) -> Iterator[tuple[Path, Path]]:
+    """A partial file to write and the file it becomes once the block ends without error (a
+    name taken only once complete, so that two builds at once each read a complete file), in
+    the dataset's folder of ir_datasets' home."""
+    from ir_datasets.util import home_path
+
+    folder = home_path() / "appendix" / re.sub(r"[^\w.-]", "_", dataset_id)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, partial = tempfile.mkstemp(dir=folder, prefix=f".{file_name}.")
+    except OSError as error:
+        raise IrdsError(f"irds:{dataset_id}: cannot write its files into {folder}: "
+                        f"{error.strerror}") from None
+    os.close(handle)
+    try:
+        yield Path(partial), folder / file_name
+        os.replace(partial, folder / file_name)
+    finally:
+        Path(partial).unlink(missing_ok=True)

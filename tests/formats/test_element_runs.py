@@ -190,3 +190,23 @@ def test_a_corpus_archive_indexes_as_its_folder(tmp_path, archive):
     assert (from_archive.nodes().to_pandas().sort_values(key, ignore_index=True)
             .equals(from_folder.nodes().to_pandas().sort_values(key, ignore_index=True)))
     assert from_archive.articles().num_rows == 12
+
+
+@pytest.mark.parametrize("offset", ["9999999999999999", "99999999999999999999"])
+def test_fol_offsets_beyond_2_53_are_too_large_as_in_a_fol_run(tmp_path, offset):
+    """A <fol> offset and a FOL run's offset are read by one rule: 16 digits beyond 2**53
+    are too large, as 20 digits are (not an offset out of range)."""
+    from builder.formats.inex.fol_run import read_fol_run
+
+    submission = tmp_path / "sub.xml"
+    submission.write_text("<inex-submission><topic topic-id='1'>\n<result><file>100</file>"
+                          f"<fol offset='{offset}' length='5'/></result></topic>"
+                          "</inex-submission>")
+    fol = tmp_path / "fol.txt"
+    fol.write_text(f"1 Q0 100 1 1.0 r {offset} 5\n")
+    table, findings = read_element_run(submission, label="sub.xml")
+    assert table is None and [(f.line, f.message) for f in findings] == [
+        (2, "<fol> offset and length are too large (more than 9007199254740992)")]
+    table, findings = read_fol_run(fol, label="fol.txt")
+    assert table is None and [(f.line, f.message) for f in findings] == [
+        (1, "offset is too large (more than 9007199254740992)")]

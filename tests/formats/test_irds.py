@@ -4,7 +4,9 @@ file, and builds a site; a dataset that is not there, or ir_datasets missing, is
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,9 +24,17 @@ TOPICS = ("<top>\n<num> Number: 101\n<title> tidal energy storage\n</top>\n\n"
 
 
 @pytest.fixture(scope="module")
-def dataset(tmp_path_factory) -> tuple[str, Path]:
-    """``irds:appendix-tests/tiny``, registered from local files; the folder of the files."""
+def dataset(tmp_path_factory) -> Iterator[tuple[str, Path]]:
+    """``irds:appendix-tests/tiny``, registered from local files; the folder of the files.
+    ir_datasets' home (where the qrels and topics files are written) is a folder of the test's
+    own."""
     folder = tmp_path_factory.mktemp("irds")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("IR_DATASETS_HOME", str(tmp_path_factory.mktemp("irds-home")))
+        yield _registered(folder)
+
+
+def _registered(folder: Path) -> tuple[str, Path]:
     (folder / "qrels.txt").write_text(QRELS)
     (folder / "topics.txt").write_text(TOPICS)
     for name, text in RUNS.items():
@@ -78,7 +88,31 @@ def test_a_site_built_from_irds_qrels_and_topics(dataset, tmp_path, capsys):
     assert "tidal energy storage" in topics and "coral &amp; reef bleaching" in topics
     published = "".join(p.read_text(errors="replace") for p in site.rglob("*")
                         if p.is_file() and p.suffix in (".html", ".json", ".csv"))
-    assert "appendix-irds" not in published  # no path of the build machine's temporary files
+    home = os.environ["IR_DATASETS_HOME"]  # where the dataset's files were written
+    assert any(Path(home, "appendix").rglob("qrels.txt"))
+    assert home not in published and "appendix-irds" not in published  # no build machine path
+
+
+def test_a_dataset_id_with_white_space_is_said_so(dataset, capsys):
+    """A judgement whose document id holds a space cannot be a TREC qrels line: said so, with
+    the dataset, rather than written as a line of five fields."""
+    ir_datasets = pytest.importorskip("ir_datasets")
+    from ir_datasets.datasets.base import Dataset
+    from ir_datasets.formats import BaseQrels, TrecQrel
+
+    class Spaced(BaseQrels):  # ir_datasets' qrels readers split on white space: rows given
+        def qrels_iter(self):
+            yield TrecQrel("101", "d 1", 1, "0")
+
+        def qrels_cls(self):
+            return TrecQrel
+
+    _, folder = dataset
+    dataset_id = f"appendix-tests/spaced-{folder.name}"
+    ir_datasets.registry.register(dataset_id, Dataset(Spaced()))
+    code, _, err = evaluate(capsys, f"irds:{dataset_id}", folder)
+    assert (code, err) == (2, (f"appendix evaluate: irds:{dataset_id}: row 0: doc_id 'd 1' "
+                               "is empty or holds white space\n"))
 
 
 def test_a_dataset_not_available_here_is_said_so(dataset, tmp_path, capsys):

@@ -90,6 +90,11 @@ LARGEST_WHOLE = 2**53
 """Whole numbers beyond this are no article's positions (and would lose digits as doubles)."""
 
 
+_WHOLE = re.compile(WHOLE_NUMBER, re.ASCII)
+_WHOLE_DIGITS = len(str(LARGEST_WHOLE))
+"""More significant digits than this: too large, told before the text is read as a number."""
+
+
 def whole_numbers(texts: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``texts`` read as whole numbers (``WHOLE_NUMBER``): the values (0 where not read),
     the rows that are not whole numbers, and the rows beyond ``LARGEST_WHOLE`` (too large,
@@ -97,8 +102,19 @@ def whole_numbers(texts: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]
     texts = texts.astype(str)
     whole = texts.str.fullmatch(WHOLE_NUMBER).to_numpy(bool)
     digits = texts.str.lstrip("+-").str.lstrip("0").str.len().to_numpy()
-    huge = whole & (digits > len(str(LARGEST_WHOLE)))
+    huge = whole & (digits > _WHOLE_DIGITS)
     values = pd.to_numeric(texts.where(whole & ~huge, "0")).to_numpy(np.int64, copy=True)
     huge |= np.abs(values) > LARGEST_WHOLE
     values[huge] = 0
     return values, ~whole, huge
+
+
+def whole_number(text: str) -> int | None:
+    """One ``text`` read by the rule of ``whole_numbers`` (for a value met alone, as an XML
+    attribute): its value, ``None`` when it is not a whole number, ``OverflowError`` when it
+    is beyond ``LARGEST_WHOLE``."""
+    if _WHOLE.fullmatch(text) is None:
+        return None
+    if len(text.lstrip("+-").lstrip("0")) > _WHOLE_DIGITS or abs(int(text)) > LARGEST_WHOLE:
+        raise OverflowError(text)
+    return int(text)

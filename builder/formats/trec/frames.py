@@ -85,7 +85,7 @@ def runs_of_table(table: pd.DataFrame, label: str, default_name: str = "run"
     return {name: table[(names == name).to_numpy()] for name in pd.unique(names)}
 
 
-def write_run(table: pd.DataFrame, name: str, path: Path, label: str) -> Source:
+def write_run(table: pd.DataFrame, name: str, path: Path, label: str) -> None:
     """``table`` as a TREC run file named ``name`` (its tag): ``topic Q0 doc 0 score name``."""
     columns = _columns(table, RUN_ALIASES, label)
     _check_name(name, label)
@@ -95,10 +95,9 @@ def write_run(table: pd.DataFrame, name: str, path: Path, label: str) -> Source:
         "doc": _text(table[columns["doc"]], label), "rank": pa.array(np.zeros(count, np.int8)),
         "score": _numbers(table[columns["score"]]), "tag": pa.array(np.full(count, name)),
     }), path)
-    return Source(path, label)
 
 
-def write_qrels(table: pd.DataFrame, path: Path, label: str) -> Source:
+def write_qrels(table: pd.DataFrame, path: Path, label: str) -> None:
     """``table`` as a TREC qrels file: ``topic 0 doc rel``."""
     columns = _columns(table, QRELS_ALIASES, label)
     _write(pa.table({
@@ -107,7 +106,6 @@ def write_qrels(table: pd.DataFrame, path: Path, label: str) -> Source:
         "doc": _text(table[columns["doc"]], label),
         "rel": _numbers(table[columns["rel"]]),
     }), path)
-    return Source(path, label)
 
 
 def _columns(table: pd.DataFrame, aliases: Mapping[str, tuple[str, ...]], label: str

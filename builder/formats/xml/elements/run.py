@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import replace
 from pathlib import Path
 
@@ -40,7 +39,7 @@ from lxml import etree
 from builder.findings import Finding, FindingCode, InputError
 from builder.formats.long_values import long_cells, too_long
 from builder.formats.source import decode_text, read_input
-from builder.formats.text.numbers import LARGEST_WHOLE, WHOLE_NUMBER
+from builder.formats.text.numbers import LARGEST_WHOLE, whole_number
 
 COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line", "rank",
            "score", "tag", "order"]
@@ -147,12 +146,16 @@ def read_inex_submission(data: bytes, name: str, label: str
             if passage is not None:
                 path, end_path = passage.get("start", ""), passage.get("end", "")
             elif fol is not None:
-                offset, length = (_whole(fol.get("offset", "")), _whole(fol.get("length", "")))
-                if offset is None or length is None:
+                try:  # as inex_eval reads them; not whole numbers: refused by the range below
+                    offset = whole_number(fol.get("offset", ""))
+                    length = whole_number(fol.get("length", ""))
+                except OverflowError:
                     findings.append(Finding(label, fol.sourceline, "error", FindingCode.VALUE,
                                             "<fol> offset and length are too large (more than "
                                             f"{MAX_OFFSET})"))
                     continue
+                offset, length = (-1 if offset is None else offset,
+                                  -1 if length is None else length)
                 if not (0 <= offset < MAX_OFFSET and 0 < length < MAX_OFFSET):
                     findings.append(Finding(label, fol.sourceline, "error",
                                             FindingCode.VALUE,
@@ -192,14 +195,6 @@ def read_inex_submission(data: bytes, name: str, label: str
         "tag": tag,
     })
     return _with_order(table), findings
-
-
-def _whole(text: str) -> int | None:
-    """``text`` as a whole number (``WHOLE_NUMBER``, as inex_eval reads one: ``1e3`` and
-    ``1.5`` are not; -1 then, refused by the caller's range), None when it is too large."""
-    if re.fullmatch(WHOLE_NUMBER, text) is None:
-        return -1
-    return int(text) if len(text.lstrip("+-").lstrip("0")) <= len(str(MAX_OFFSET)) else None
 
 
 def _with_order(table: pd.DataFrame) -> pd.DataFrame:
