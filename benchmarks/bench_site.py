@@ -54,7 +54,7 @@ def evaluation_alone(config: Path) -> dict:
 
 def full_build(config: Path, out: Path) -> dict:
     """The whole ``appendix build`` into ``out``, with its stages' seconds."""
-    from builder.build import Progress, build
+    from builder.building import Progress, build
 
     @dataclass
     class StageTimes(Progress):

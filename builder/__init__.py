@@ -4,14 +4,14 @@ The public Python API (``builder.api``): ``evaluate``, ``compare``, ``read_run``
 ``read_qrels``, ``build`` and ``InputError``, and ``__version__``. Each is imported when first
 looked up (a module ``__getattr__``), so that ``import builder`` imports nothing and sets no
 environment variable: the command line (``builder.cli.main``, run as ``appendix`` or
-``python -m builder``) sets up the process it owns.
+``python -m builder``) sets up the process it owns. No submodule is named as an API function
+(``appendix build``'s stages are ``builder.building``): importing a submodule binds it in the
+package, where it would hide the function of that name.
 """
 
 from __future__ import annotations
 
 import logging
-import sys
-import types
 
 # A library's loggers say nothing unless the program routes them (the logging HOWTO's advice
 # for libraries): the command line installs its console (``builder.cli.console``).
@@ -38,17 +38,3 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     return sorted([*globals(), *API])
 
-
-class _Package(types.ModuleType):
-    """The package, whose ``build`` stays the API's function: importing the stage module
-    ``builder.build`` would otherwise set the package's attribute ``build`` to that module
-    (Python binds a submodule to its parent's namespace). The module stays importable by its
-    name (``from builder.build import ...``, ``sys.modules``)."""
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name == "build" and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

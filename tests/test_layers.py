@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("builder.pipeline",),  # the stages, the types they pass, and how an evaluation executes
     ("builder.site",),  # render and publish
     ("builder.demo",),  # the demo campaign's inputs
-    ("builder.build",),  # appendix build: every stage in order
+    ("builder.building",),  # appendix build: every stage in order
     ("builder.archive", "builder.serve"),  # archive and verify, preview: each builds the site
     ("builder.cli", "builder.__main__", "builder.api"),  # the command line, the Python API
 )
@@ -153,6 +153,17 @@ def test_package_root_imports_only_the_api_and_only_when_asked() -> None:
                  for alias in node.names]
     assert [name for name in at_import if name and name.startswith("builder")] == []
 
+
+
+def test_no_submodule_is_named_as_an_api_function() -> None:
+    """Importing ``builder.X`` binds the module to the package's ``X``: a submodule named as
+    an API function would hide it once imported (``builder.build`` the function, the stages
+    of ``appendix build`` in ``builder.building``)."""
+    import builder
+
+    submodules = {path.stem for path in (ROOT / "builder").glob("*.py")} | {
+        path.parent.name for path in (ROOT / "builder").glob("*/__init__.py")}
+    assert submodules & set(builder.API) == set()
 
 def _write(root: Path, files: Mapping[str, str]) -> None:
     for name, text in files.items():

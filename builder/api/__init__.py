@@ -31,7 +31,7 @@ from builder.findings import InputError, sort_findings
 if TYPE_CHECKING:
     import pandas as pd
 
-    from builder.build import BuildSummary
+    from builder.building import BuildSummary
     from builder.pipeline.model import TaskInputs
 
 __all__ = ["InputError", "build", "compare", "evaluate", "read_qrels", "read_run"]
@@ -152,8 +152,8 @@ def build(config: str | os.PathLike[str], out: str | os.PathLike[str] | None = N
     """``appendix build``: the site of ``config`` (a ``site_config.yml``) into ``out``
     (default: the config's ``output``); progress goes to the ``builder`` logger. Returns what
     was built; raises ``builder.config.loading.ConfigError`` on a bad config, ``InputError``
-    on unusable input files, ``builder.build.StrictError`` with ``strict`` and a rejected run."""
-    from builder.build import build as build_site
+    on unusable input files, ``builder.building.StrictError`` with ``strict`` and a rejected run."""
+    from builder.building import build as build_site
 
     return build_site(Path(config), out=None if out is None else Path(out), strict=strict,
                       team=team)

@@ -11,5 +11,5 @@ every file against its recorded SHA-256, evaluates the campaign again from the a
 inputs (``rebuild``) and compares every published number of every score table and download
 with the new ones (``numbers``).
 
-A layer above ``builder.build``: verifying runs the build.
+A layer above ``builder.building``: verifying runs the build.
 """

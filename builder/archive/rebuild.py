@@ -21,7 +21,7 @@ import yaml
 
 from builder.archive.deposit import Deposit, input_bytes
 from builder.archive.pack import CORPUS_ROLE
-from builder.build import Progress, build
+from builder.building import Progress, build
 from builder.site.manifest import CONFIG_ROLE, FILE_ROLES, RUN_ROLE
 
 CAMPAIGN = "campaign"

@@ -198,17 +198,30 @@ RANKING_IGNORED = frozenset({"run", "score", "tag", "line", "rank", "q0"})
 
 
 def ranking_positions(table: pd.DataFrame) -> np.ndarray:
-    """The positions of ``table``'s rows in the order its kind ranks them, per topic: a TREC
-    run (``doc`` and ``score``) by decreasing score, ties by decreasing document name
-    (trec_eval's ``form_res_rels.c``); any other run (INEX) in the order of its lines, as
+    """The positions of ``table``'s rows in the order its kind ranks them, topics in text
+    order: a TREC run (``doc`` and ``score``) in the evaluation's order, score descending and
+    ties by docno descending (``builder.measures.adhoc.judged.ranking.ranking_order``,
+    trec_eval's ``form_res_rels.c``); any other run (INEX) in the order of its lines, as
     inex_eval reads it."""
+    codes, names = pd.factorize(table["topic"], sort=False)
+    by_text = np.empty(len(names), np.int64)  # topics in text order, whatever the column's type
+    by_text[np.argsort(np.asarray(names.astype(str), dtype=object), kind="stable")] = \
+        np.arange(len(names))
+    topic = by_text[codes]
     if {"doc", "score"} <= set(table.columns):
-        by, ascending = ["topic", "score", "doc"], [True, False, False]
-    else:
-        by = ["topic", "line"] if "line" in table.columns else ["topic"]
-        ascending = [True] * len(by)
-    keys = table[by].reset_index(drop=True)
-    return keys.sort_values(by, ascending=ascending, kind="mergesort").index.to_numpy()
+        from builder.measures.adhoc.judged.docno_order import (
+            as_large_strings,
+            byte_order_codes,
+            take_rows,
+        )
+        from builder.measures.adhoc.judged.ranking import ranking_order
+
+        docs = as_large_strings(table["doc"])
+        order, _, _ = ranking_order(topic, table["score"].to_numpy(np.float64),
+                                    lambda rows: byte_order_codes(take_rows(docs, rows)))
+        return order
+    line = table["line"].to_numpy() if "line" in table.columns else np.zeros(len(table))
+    return np.lexsort((line, topic))
 
 
 def duplicate_runs(reads: list[RunRead]) -> dict[str, list[str]]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from builder.build import Progress, build
+from builder.building import Progress, build
 from builder.config.schema import SiteSpec
 from builder.findings import InputError
 from builder.pipeline.stages import load_config

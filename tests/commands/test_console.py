@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from builder.build import STAGES
+from builder.building import STAGES
 from builder.cli import COMMANDS, main
 
 RUNS = 30

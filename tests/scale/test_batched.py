@@ -196,7 +196,7 @@ tasks:
 def test_config_memory_budget(tmp_path, monkeypatch):
     """``memory_budget:`` in the config reads the runs in batches, as the option does; a bad
     size is a config problem naming the key."""
-    from builder.build import Progress, build
+    from builder.building import Progress, build
     from builder.config.loading import ConfigError
     from builder.pipeline.stages import load_config
     from tests.site.test_config import write_campaign

@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from builder.build import Interrupted, stopped_by_signals
+    from builder.building import Interrupted, stopped_by_signals
 
     try:
         with stopped_by_signals():
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from builder.build import Progress, StrictError, build
+    from builder.building import Progress, StrictError, build
     from builder.config.loading import ConfigError
     from builder.config.schema import site_address
     from builder.pipeline.execution.cluster import SchedulerError

@@ -69,7 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from builder.findings import sort_findings
     from builder.pipeline.execution.cluster import SchedulerError
-    from builder.pipeline.layouts.official import TrecLayout, answered_topics, without_empty_runs
+    from builder.pipeline.layouts.official import TrecLayout, printed_runs
     from builder.pipeline.scoring import evaluate_plan, plan_measures
     from builder.pipeline.stages import InputError, read_task, validate_task
 
@@ -96,14 +96,12 @@ def run(args: argparse.Namespace) -> int:
     if evaluated is not None:
         scores = evaluated.scores
         adhoc = task.kind.name == "adhoc"
-        answered = answered_topics(scores, task.options, evaluated.extras) if adhoc else None
-        if adhoc and (not task.options.complete or answered is not None):
-            scores, empty = without_empty_runs(scores, answered)
-            for name in empty:
-                # trec_eval stops with exit code 7 on such a run.
-                print(f"appendix evaluate: {name}: no topic with both results and relevance "
-                      "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
-                code = 7
+        scores, answered, empty = printed_runs(scores, task, evaluated.extras)
+        for name in empty:
+            # trec_eval stops with exit code 7 on such a run.
+            print(f"appendix evaluate: {name}: no topic with both results and relevance "
+                  "judgements (trec_eval: exit 7)", file=sys.stderr)  # fmt: skip
+            code = 7
         names = list(plan.names)
         texts = _relstrings(evaluated, scores, names) \
             if adhoc and args.per_topic and args.format == "trec" else None

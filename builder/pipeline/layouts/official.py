@@ -66,25 +66,20 @@ def without_empty_runs(scores: pd.DataFrame,
     return scores[~scores["run"].isin(empty)], sorted(empty)
 
 
-def integral_measures(family: str) -> set[str]:
-    """The measures printed as whole numbers (counts, sums)."""
-    from builder.measures.registry import measures_of
-
-    return {m.name for m in measures_of(family) if m.aggregation.integral}
-
-
-def default_measures(spec: TaskSpec) -> tuple[list[str], bool]:
-    """The measures ``appendix evaluate`` prints for the task when none is asked for (an ad
-    hoc task: trec_eval's default set of its release), and whether it prints the runid line."""
-    from builder.measures.registry import select_measures
-
-    if spec.kind.name == "adhoc":
-        from builder.measures.adhoc.trec_eval.profiles import profile_of
-        from builder.measures.adhoc.trec_eval.requests import parse_requests
-
-        request = parse_requests([], trec_10=profile_of(spec.options.profile).new_measures)
-        return list(request.names), request.runid
-    return select_measures(spec.kind.family, [], spec.kind.default_measures), True
+def printed_runs(scores: pd.DataFrame, spec: TaskSpec,
+                 extras: Mapping[str, pd.DataFrame] | None = None
+                 ) -> tuple[pd.DataFrame, frozenset[tuple[str, str]] | None, list[str]]:
+    """What trec_eval prints of an ad hoc task's ``scores``: the table without the runs it
+    stops on (``without_empty_runs``), the (run, topic) it prints per topic
+    (``answered_topics``) and the names of the runs left out (its exit status 7). Another
+    kind's scores are printed whole."""
+    if spec.kind.name != "adhoc":
+        return scores, None, []
+    answered = answered_topics(scores, spec.options, extras)
+    if spec.options.complete and answered is None:
+        return scores, None, []
+    scores, empty = without_empty_runs(scores, answered)
+    return scores, answered, empty
 
 
 def official_text(scores: pd.DataFrame, spec: TaskSpec) -> str:
@@ -93,12 +88,11 @@ def official_text(scores: pd.DataFrame, spec: TaskSpec) -> str:
     lines, its runid line and its summary, as the official program prints them. Empty for a
     run that answered no judged topic (the command prints nothing for it and exits 7)."""
     from builder.pipeline.layouts.scores import trec_text
+    from builder.pipeline.scoring import plan_measures
 
-    names, runid = default_measures(spec)
-    adhoc = spec.kind.name == "adhoc"
-    answered = answered_topics(scores, spec.options) if adhoc else None
-    if adhoc and (not spec.options.complete or answered is not None):
-        scores, _ = without_empty_runs(scores, answered)
+    plan = plan_measures(spec, [])  # the kind's default measures, as the command's
+    scores, answered, _ = printed_runs(scores, spec)
+    names = list(plan.names)
     scores = scores[scores["measure"].isin(names).to_numpy()]
-    layout = TrecLayout(per_topic=True, answered=answered, runid=runid)
-    return "".join(trec_text(scores, names, integral_measures(spec.kind.family), layout))
+    layout = TrecLayout(per_topic=True, answered=answered, runid=plan.runid)
+    return "".join(trec_text(scores, names, set(plan.integral), layout))

@@ -4,9 +4,9 @@
 
 Each stage reports to its logger (``builder.config``, ``builder.read``, ... ``builder.publish``):
 a line when it ends (``[3/7] validate  14 runs, 2 rejected  0.12 s``), how far it is while a
-long one runs (``builder.contract.StageProgress``); the findings and the summary go to
-``builder.build``. The command line draws them (``builder.cli.console``); a caller of the API
-routes them as any ``logging`` records. The site is rendered into a folder beside the output
+long one runs (``builder.contract.StageProgress``); the findings and the summary go to the
+logger ``builder.build``. The command line draws them (``builder.cli.console``); a caller of
+the API routes them as any ``logging`` records. The site is rendered into a folder beside the output
 and swapped in only when complete.
 """
 
