@@ -50,3 +50,13 @@ def test_binary_qrels_give_trec_eval_s_map(tmp_path):
     maps = {line.split("\t")[2]: float(line.split("\t")[3]) for line in out.getvalue().splitlines()}
     for topic in ("1", "2", "all"):
         assert eprum[(topic, "avgP")] == pytest.approx(maps[topic], abs=1e-15)
+
+
+def test_a_qrels_topic_without_results_is_said_to_score_0_as_it_does(tmp_path, capsys):
+    # EPRUM averages over every topic with an ideal document: topic 2, unanswered, is 0 in
+    # the mean, and the warning naming it must say so (not "left out of the means").
+    scores = evaluate(tmp_path, "1 0 A 1\n2 0 D 1\n", "1 Q0 A 1 3.0 r\n")
+    assert scores[("2", "avgP")] == 0.0
+    assert scores[("all", "avgP")] == pytest.approx((1.0 + 0.0) / 2, abs=1e-15)
+    warning = capsys.readouterr().err
+    assert "qrels topics without results, scored 0: 2" in warning
