@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.contract import Evaluation, LazyTables, TaskKind
+from builder.contract import Evaluation, LazyTables, RunRead, TaskKind
 from builder.measures.eprum.models import (
     UserModel,
     document_ideal,
@@ -34,7 +34,12 @@ from builder.measures.eprum.scores import (
     score_rows,
     topic_results,
 )
-from builder.tasks.adhoc.reading import qrels_findings, read_qrels, read_run_files, validate_runs
+from builder.tasks.adhoc.reading import (
+    qrels_findings,
+    read_qrels,
+    read_run_files,
+    validate_trec_runs,
+)
 from builder.tasks.options import KIND_OPTIONS
 from builder.tasks.options.eprum_documents import EprumDocumentsOptions
 
@@ -62,6 +67,13 @@ def eprum_of_documents(qrels: pd.DataFrame, runs: pd.DataFrame,
     names = [str(run) for run in pd.unique(runs["run"])]
     return score_rows(topic_results(navigation, IdealSet(elements), names,
                                     exact_limit=options.exact_limit))
+
+
+def validate_runs(reads: list[RunRead], qrels: pd.DataFrame, options: EprumDocumentsOptions
+                  ) -> list[RunRead]:
+    """The ad hoc kind's run rules; a qrels topic without results is scored 0 and counted in
+    the means, as EPRUM averages over every topic with an ideal document (``level_scores``)."""
+    return validate_trec_runs(reads, qrels, depth=options.depth, complete=True)
 
 
 def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: EprumDocumentsOptions

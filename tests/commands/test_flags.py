@@ -100,6 +100,8 @@ def test_a_flag_sets_the_field_that_declares_it_in_the_chosen_kind() -> None:
 
 def test_every_kind_has_the_flags_its_options_declare() -> None:
     owners = {known.flag.spelling: set(known.owners) for known in task_flags()}
-    assert owners["-M"] == {"adhoc"}
+    # The kinds that read TREC runs and qrels share trec_eval's -M, -l and --reading.
+    for trec_flag in ("-M", "-l", "--reading"):
+        assert owners[trec_flag] == {"adhoc", "eprum-documents"}
     assert owners["--corpus"] == set(KIND_OPTIONS) - {"adhoc", "eprum-documents"}
     assert owners["-c/--no-complete"] == set(KIND_OPTIONS) - {"eprum", "eprum-documents"}

@@ -50,3 +50,25 @@ def test_binary_qrels_give_trec_eval_s_map(tmp_path):
     maps = {line.split("\t")[2]: float(line.split("\t")[3]) for line in out.getvalue().splitlines()}
     for topic in ("1", "2", "all"):
         assert eprum[(topic, "avgP")] == pytest.approx(maps[topic], abs=1e-15)
+
+
+def test_a_qrels_topic_without_results_is_said_to_score_0_as_it_does(tmp_path, capsys):
+    # EPRUM averages over every topic with an ideal document: topic 2, unanswered, is 0 in
+    # the mean, and the warning naming it must say so (not "left out of the means").
+    scores = evaluate(tmp_path, "1 0 A 1\n2 0 D 1\n", "1 Q0 A 1 3.0 r\n")
+    assert scores[("2", "avgP")] == 0.0
+    assert scores[("all", "avgP")] == pytest.approx((1.0 + 0.0) / 2, abs=1e-15)
+    warning = capsys.readouterr().err
+    assert "qrels topics without results, scored 0: 2" in warning
+
+
+def test_the_trec_flags_reach_the_kind_that_reads_trec_runs(tmp_path):
+    # -M and -l are trec_eval's, and this kind's depth and rel_level: declared once with the
+    # ad hoc kind's, they set them here too. A grade 2, B grade 1; the run ranks B then A.
+    qrels, run = "1 0 A 2\n1 0 B 1\n", "1 Q0 B 1 3.0 r\n1 Q0 A 2 2.0 r\n"
+    # -l 2: only A is ideal, found at rank 2.
+    assert evaluate(tmp_path, qrels, run, "-l", "2")[("1", "avgP")] == 0.5
+    # -M 1: only B is kept; users for whom A alone is ideal (s > 0.5) find nothing, the
+    # others find one of two ideal documents at rank 1.
+    assert evaluate(tmp_path, qrels, run, "-M", "1")[("1", "avgP")] == pytest.approx(
+        0.5 * 0.0 + 0.5 * (1.0 / 2), abs=1e-15)

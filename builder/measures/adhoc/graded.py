@@ -137,5 +137,5 @@ NDCG = measure_at_cutoffs(
     "nDCG over the first {k} with exponential gains (2^grade - 1) / log(rank + 1), as "
     "gdeval computes it (grades capped at 4).",
     f"Burges et al., ICML 2005; {GDEVAL}",
-    display_name="nDCG@{k} (10.0)",
+    display_name="nDCG@{k} (gdeval)",
 )

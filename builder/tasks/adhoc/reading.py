@@ -97,15 +97,24 @@ def qrels_findings(qrels: pd.DataFrame) -> list[Finding]:
 def validate_runs(
     reads: list[RunRead], qrels: pd.DataFrame, options: AdhocOptions
 ) -> list[RunRead]:
-    """Apply ``validate_trec_run`` to each read (two at a time); drop the tags it read."""
+    """The ad hoc kind's ``validate_runs``: the TREC run rules at the task's depth, a qrels
+    topic without results scored 0 or left out as ``-c`` says."""
+    return validate_trec_runs(reads, qrels, depth=options.depth, complete=options.complete)
+
+
+def validate_trec_runs(
+    reads: list[RunRead], qrels: pd.DataFrame, *, depth: int, complete: bool
+) -> list[RunRead]:
+    """Apply ``validate_trec_run`` to each read (two at a time); drop the tags it read. For
+    every kind that reads TREC runs: ``complete`` is whether the kind's means count a qrels
+    topic without results (as 0), which the warning naming such topics says."""
     qrels_topics = set(pd.unique(qrels["topic"]))
 
     def validate(read: RunRead) -> RunRead:
         if read.table is None:
             return read
-        # Another kind that reads TREC runs (eprum-documents) may have no -c option.
-        found = validate_trec_run(read.table, read.path, qrels_topics, depth=options.depth,
-                                  complete=getattr(options, "complete", False))
+        found = validate_trec_run(read.table, read.path, qrels_topics, depth=depth,
+                                  complete=complete)
         del read.table["tag"]
         return RunRead(read.path, read.name, read.table, read.findings + found)
 

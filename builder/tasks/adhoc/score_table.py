@@ -29,7 +29,7 @@ from builder.measures.adhoc import scores as measures
 from builder.measures.adhoc.curves import RECALL_AXIS, curve_points, uninterpolated_precision
 from builder.measures.adhoc.judged.relstring import relevance_strings
 from builder.measures.adhoc.retrieved_set import placeholder_utility
-from builder.measures.adhoc.trec_eval.profiles import profile_of
+from builder.measures.adhoc.trec_eval.profiles import profile_of, single_precision_mean
 from builder.measures.registry import Aggregation, measures_of
 
 if TYPE_CHECKING:
@@ -61,28 +61,27 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
         value = values.get(name)
         if single and not how.integral:
             value = value.astype(np.float32).astype(np.float64)  # 8.1 keeps C floats
-        if how is Aggregation.COUNT:
-            total = num_q
-        else:
-            terms = np.where(evaluated, how.terms(value), 0.0)
-            total = np.bincount(run_of_cell, weights=terms, minlength=n_runs)
-        if name == "num_rel" and options.complete:
+        if single and not how.integral:
+            summary = single_precision_mean(value, present, how, n_topics, num_q)
+        elif how is Aggregation.COUNT:
+            summary = how.finish(num_q, num_q)
+        elif name == "num_rel" and options.complete:
             # trec_eval's summary under -c (m_num_rel.c): the qrels lines of grade > 0 of
             # every topic, whatever the level -l sets for the per-topic rows; 8.1 sums the
             # per-topic values of the topics with results alone.
-            total = np.bincount(run_of_cell, weights=np.where(present, value, 0.0),
-                                minlength=n_runs) if single \
-                else np.full(n_runs, float(cells.positive_judgements))
+            summary = how.finish(np.bincount(run_of_cell, weights=np.where(present, value, 0.0),
+                                             minlength=n_runs) if single
+                                 else np.full(n_runs, float(cells.positive_judgements)), num_q)
+        else:
+            terms = np.where(evaluated, how.terms(value), 0.0)
+            summary = how.finish(np.bincount(run_of_cell, weights=terms, minlength=n_runs), num_q)
         if how.per_topic:
             runs_of.append(cell_run)
             topics_of.append(cell_topic)
             values_of.append(value[evaluated])
         runs_of.append(np.arange(n_runs))
         topics_of.append(summary_topic)
-        if single and not how.integral:
-            values_of.append(single_precision_mean(value, present, how, n_topics, num_q))
-        else:
-            values_of.append(how.finish(total, num_q))
+        values_of.append(summary)
         rows_per_measure.append(n_runs + (len(cell_run) if how.per_topic else 0))
     measure_codes = np.repeat(np.arange(len(measure_names)), rows_per_measure)
     scores = pd.DataFrame(
@@ -111,28 +110,6 @@ def score_table(cells: CellScores, options: AdhocOptions) -> Evaluation:
             "topic": [cells.topics[i] for i in np.tile(np.arange(n_topics), n_runs)[present]]}),
     }, steps=frozenset({"pr_points", "relevant_points", "answered", "relstring"}))
     return Evaluation(scores=scores[SCORE_COLUMNS], extras=extras)
-
-
-def single_precision_mean(values: np.ndarray, present: np.ndarray, how: Aggregation,
-                          n_topics: int, num_q: np.ndarray) -> np.ndarray:
-    """trec_eval 8.1's summary of a mean (``print_meas.c``, ``accumulate_results``): per run,
-    the C float values of the topics with results added one after the other in float, then
-    divided by the number of topics in float; a geometric mean adds log(0.00001) per topic
-    without results (under -c) to the float sum in double, then exp of the float quotient.
-    Topics are added in text order (8.1 adds them in the run file's order: the same for a run
-    written in ascending topic order, as nearly all are)."""
-    terms = np.where(present, how.terms(values), 0.0).astype(np.float32)
-    grid = terms.reshape(-1, n_topics) if n_topics else np.zeros((len(num_q), 1), np.float32)
-    total = np.cumsum(grid, axis=1, dtype=np.float32)[:, -1]  # sequential, not pairwise
-    count = num_q.astype(np.float32)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        if how is Aggregation.GMEAN:
-            answered = present.reshape(grid.shape[0], -1).sum(axis=1) if n_topics else 0
-            total = (total + (num_q - answered) * np.log(0.00001)).astype(np.float32)
-            mean = np.exp((total / count).astype(np.float64)).astype(np.float32)
-        else:
-            mean = total / count
-    return np.where(num_q > 0, mean.astype(np.float64), 0.0)
 
 
 def _unanswered(cells: CellScores, options: AdhocOptions) -> dict[str, np.ndarray]:

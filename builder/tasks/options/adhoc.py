@@ -25,6 +25,17 @@ EVERY_DOCUMENT = 2**31 - 1
 COMPLETE_FLAG = Flag("-c", "--complete", off="--no-complete",
                      off_help="Average over the topics each run answers.")
 """trec_eval's and inex_eval's ``-c``, a flag of every kind (``complete``)."""
+Depth = Annotated[int, Flag("-M")]
+RelLevel = Annotated[int, Flag("-l")]
+Reading = Annotated[Literal["strict", "atof"], Flag("--reading")]
+READING_FIELD = Field(
+    "strict",
+    description="How scores and relevance values that are not numbers are read: strict, "
+    "an error naming the line; atof, as trec_eval reads them (1.5abc is 1.5, 0x1A 26, "
+    "relevance abc 0), a warning each.",
+)
+"""The options, and their flags, of every kind that reads TREC runs and qrels (``adhoc``,
+``eprum-documents``): declared once, so that ``-M``, ``-l`` and ``--reading`` reach each."""
 
 
 class AdhocOptions(RunNamingOptions):
@@ -32,11 +43,10 @@ class AdhocOptions(RunNamingOptions):
 
     model_config = ConfigDict(extra="forbid")
 
-    depth: Annotated[int, Flag("-M")] = Field(
+    depth: Depth = Field(
         1000, ge=0, description="Documents kept per topic after sorting (a profile: every "
         "document unless given, as trec_eval; 0 keeps none, each topic still evaluated).")
-    rel_level: Annotated[int, Flag("-l")] = Field(
-        1, description="Least relevance value counted relevant.")
+    rel_level: RelLevel = Field(1, description="Least relevance value counted relevant.")
     complete: Annotated[bool, COMPLETE_FLAG] = Field(
         True, description="Average over all qrels topics, missing ones scoring 0.")
     interpolation: Annotated[Interpolation, Flag("--interpolation")] = Field(
@@ -64,12 +74,7 @@ class AdhocOptions(RunNamingOptions):
         "order the levels for the ideal ranking: trec_eval, with its comparator (int)(g1 - g2), "
         "which calls gains less than 1 apart equal; sorted, by gain (the definition).",
     )
-    reading: Annotated[Literal["strict", "atof"], Flag("--reading")] = Field(
-        "strict",
-        description="How scores and relevance values that are not numbers are read: strict, "
-        "an error naming the line; atof, as trec_eval reads them (1.5abc is 1.5, 0x1A 26, "
-        "relevance abc 0), a warning each.",
-    )
+    reading: Reading = READING_FIELD
 
     @model_validator(mode="before")
     @classmethod

@@ -1,18 +1,15 @@
-"""The options of the EPRUM task over TREC runs and graded qrels (``eprum-documents``)."""
+"""The options of the EPRUM task over TREC runs and graded qrels (``eprum-documents``): the
+ad hoc kind's reading of runs and qrels (``-M``, ``-l``, ``--reading``), and EPRUM's own."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from pydantic import ConfigDict, Field
 
 from builder.tasks.naming import RunNamingOptions
-
-
-def _exact_limit() -> int:
-    from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
-
-    return DEFAULT_EXACT_LIMIT
+from builder.tasks.options.adhoc import READING_FIELD, Depth, Reading, RelLevel
+from builder.tasks.options.passages import EXACT_LIMIT_FIELD
 
 
 class EprumDocumentsOptions(RunNamingOptions):
@@ -20,16 +17,13 @@ class EprumDocumentsOptions(RunNamingOptions):
 
     model_config = ConfigDict(extra="forbid")
 
-    depth: int = Field(1000, ge=1, description="Documents kept per topic after sorting (as "
-                       "trec_eval -M).")
-    rel_level: int = Field(1, description="Least grade of an ideal document (as trec_eval -l).")
+    depth: Depth = Field(1000, ge=1, description="Documents kept per topic after sorting (as "
+                         "trec_eval -M).")
+    rel_level: RelLevel = Field(1, description="Least grade of an ideal document (as trec_eval "
+                                "-l).")
     grades: dict[int, Annotated[float, Field(ge=0, le=1)]] | None = Field(
         None, description="P(x in I), the share of users who regard a document of each grade "
         "as ideal, e.g. {1: 0.5, 2: 1}; a grade not named is not ideal. Default: grade / the "
         "highest grade of the qrels.")
-    exact_limit: int = Field(
-        default_factory=_exact_limit, ge=0,
-        description="Exact law of F_k up to this many uncertain elements, normal law above.")
-    reading: Literal["strict", "atof"] = Field(
-        "strict", description="How scores and relevance values that are not numbers are read: "
-        "strict, or as trec_eval's atof.")
+    exact_limit: int = EXACT_LIMIT_FIELD
+    reading: Reading = READING_FIELD

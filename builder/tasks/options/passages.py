@@ -46,6 +46,9 @@ NO_RELEVANT_TEXT_FIELD = Field(
 MAX_RESULTS_FIELD = Field(
     None, ge=1, description="Cut each topic after this many results (default: none, every line "
     "is evaluated as inex_eval 3.1 does; INEX allowed 1500).")
+EXACT_LIMIT_FIELD = Field(
+    default_factory=_exact_limit, ge=0,
+    description="Exact law of F_k up to this many uncertain elements, normal law above.")
 CORPUS_FIELD = Field(None, description="The XML corpus (a folder, tar or zip of articles named "
                      "by file id) over which element runs are resolved.")
 Corpus = Annotated[Path | None, Flag("--corpus", metavar="DIR")]
@@ -146,10 +149,6 @@ class EprumOptions(RunNamingOptions):
     theta: float = Field(
         default_factory=_theta, gt=0,
         description="Distance model: P = 1 / (1 + exp(theta * characters)).")
-    exact_limit: int = Field(
-        default_factory=_exact_limit,
-        ge=0,
-        description="Exact law of F_k up to this many uncertain elements, normal law above.",
-    )
+    exact_limit: int = EXACT_LIMIT_FIELD
     max_results: int | None = MAX_RESULTS_FIELD
     corpus: Corpus = CORPUS_FIELD

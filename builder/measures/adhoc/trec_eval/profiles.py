@@ -21,7 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from builder.measures.registry import Difference
+import numpy as np
+
+from builder.measures.registry import GEOMETRIC_FLOOR, Aggregation, Difference
 
 ProfileName = Literal["8.1", "9.0.8", "9.0.8-float", "10.0"]
 Interpolation = Literal["exact", "trec_eval_9", "lround"]
@@ -124,6 +126,29 @@ release of ``--profile``, checked line by line against the programs."""
 def reading_rules(reading: str) -> str:
     """What the measures page says of how the files were read (``reading`` option)."""
     return ATOF_READING if reading == "atof" else STRICT_READING
+
+
+def single_precision_mean(values: np.ndarray, present: np.ndarray, how: Aggregation,
+                          n_topics: int, num_q: np.ndarray) -> np.ndarray:
+    """trec_eval 8.1's summary of a mean (``print_meas.c``, ``accumulate_results``): per run,
+    the C float values of the topics with results added one after the other in float, then
+    divided by the number of topics in float; a geometric mean adds log(GEOMETRIC_FLOOR) per
+    topic without results (under -c) to the float sum in double, then exp of the float
+    quotient.
+    Topics are added in text order (8.1 adds them in the run file's order: the same for a run
+    written in ascending topic order, as nearly all are)."""
+    terms = np.where(present, how.terms(values), 0.0).astype(np.float32)
+    grid = terms.reshape(-1, n_topics) if n_topics else np.zeros((len(num_q), 1), np.float32)
+    total = np.cumsum(grid, axis=1, dtype=np.float32)[:, -1]  # sequential, not pairwise
+    count = num_q.astype(np.float32)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if how is Aggregation.GMEAN:
+            answered = present.reshape(grid.shape[0], -1).sum(axis=1) if n_topics else 0
+            total = (total + (num_q - answered) * np.log(GEOMETRIC_FLOOR)).astype(np.float32)
+            mean = np.exp((total / count).astype(np.float64)).astype(np.float32)
+        else:
+            mean = total / count
+    return np.where(num_q > 0, mean.astype(np.float64), 0.0)
 
 
 def profile_of(name: str | None) -> Profile:
