@@ -10,6 +10,8 @@ command understands the same names.
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -90,6 +92,10 @@ class Measure:
     display_name: as people write it (``P@10``, ``nDCG@10``, ``MAP``): the name on the site's
     pages, in the LaTeX and Markdown tables; empty when the official name reads as well
     (``bpref``, ``iP[0.01]``, ``MAgP``). ``label`` gives whichever applies.
+    display_template: for a measure of a family with one numeric parameter (``P_10``), its
+    display name with ``{k}`` for that parameter as the official name writes it (``P@{k}``,
+    ``iP[{k:.2f}]``): how ``display_name()`` names the family's measures asked for with other
+    parameters (``P_7`` from ``-m P.7``).
     family: the task kind whose evaluator computes it (``adhoc``, ``focused``, ...).
     description: one line, for the measures page and ``--help``.
     source: where the formula comes from (paper and equation, or the official program).
@@ -116,6 +122,7 @@ class Measure:
     per_topic: str | None = None
     computed_by: Callable[..., Any] | None = field(default=None, compare=False, repr=False)
     display_name: str = ""
+    display_template: str = ""
 
     @property
     def label(self) -> str:
@@ -155,20 +162,24 @@ def get(family: str, name: str) -> Measure:
 
 def display_name(family: str, name: str) -> str:
     """The display name of the measure ``name`` of ``family`` (``Measure.label``); a name the
-    registry does not declare under the default parameters (``P_7`` from ``-m P.7``) takes the
-    display name of its declared siblings with its own parameter (``P@7``), else stays as it
-    is."""
+    registry does not declare under the default parameters (``P_7`` from ``-m P.7``,
+    ``iprec_at_recall_0.15``) takes its declared siblings' ``display_template`` filled with its
+    own parameter (``P@7``, ``iP[0.15]``), else stays as it is. The siblings of a template
+    share the stem of their official names (``P_``, ``iprec_at_recall_``); what follows it in
+    ``name`` is the parameter, a whole number or a decimal."""
     measure = REGISTRY.get((family, name))
     if measure is not None:
         return measure.label
+    siblings: dict[str, list[str]] = {}
     for (fam, declared), sibling in REGISTRY.items():
-        if fam != family or not sibling.display_name or "cutoff" not in sibling.params:
-            continue
-        cutoff = str(sibling.params["cutoff"])
-        stem, own = declared[: -len(cutoff)], sibling.display_name[: -len(cutoff)]
-        if declared.endswith(cutoff) and sibling.display_name.endswith(cutoff) \
-                and name.startswith(stem) and name[len(stem):].isdigit():
-            return own + name[len(stem):]
+        if fam == family and sibling.display_template:
+            siblings.setdefault(sibling.display_template, []).append(declared)
+    for template, names in siblings.items():
+        stem = os.path.commonprefix(names)
+        text = name[len(stem):]
+        if len(names) > 1 and name.startswith(stem) \
+                and re.fullmatch(r"\d+|\d*\.\d+", text):
+            return template.format(k=int(text) if text.isdigit() else float(text))
     return name
 
 

@@ -80,3 +80,19 @@ def test_display_names_are_declared_with_the_measures_and_follow_cutoffs():
     assert display_name("focused", "iP[0.01]") == "iP[0.01]"
     assert display_name("in-context", "MAgP") == "MAgP"
     assert display_name("adhoc", "no_such_measure") == "no_such_measure"
+
+
+def test_measures_asked_with_other_parameters_follow_their_siblings_display_template():
+    """``-m ndcg@7``, ``-m iprec_at_recall.0.15`` and ``-m Rprec_mult.3`` print measures the
+    registry does not declare: each is named by its family's template with its own parameter,
+    as its declared siblings are (``nDCG@20 (gdeval)``, ``iP[0.10]``, ``R-prec×2``)."""
+    import builder.measures  # noqa: F401  (every family registered)
+    from builder.measures.registry import display_name, get
+
+    assert display_name("adhoc", "ndcg@7") == "nDCG@7 (gdeval)"
+    assert display_name("adhoc", "ndcg@7").replace("7", "20") == get("adhoc", "ndcg@20").label
+    assert display_name("adhoc", "iprec_at_recall_0.15") == "iP[0.15]"
+    assert display_name("adhoc", "Rprec_mult_3.00") == "R-prec×3"
+    assert display_name("adhoc", "Rprec_mult_2.00") == get("adhoc", "Rprec_mult_2.00").label
+    assert display_name("adhoc", "ndcg_cut_7") == "nDCG@7"
+    assert display_name("adhoc", "P_avgjg") == "P_avgjg"  # not a parameter: as it is

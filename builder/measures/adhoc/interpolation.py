@@ -103,6 +103,7 @@ INTERPOLATION_DIFFERS = (
     "(long)(x*R+0.9), which gives c = 2 for x = 0.7, R = 3 (float error), and 10.0 uses "
     "lround(x*R), c = 1 for x = 0.1, R = 14. Option interpolation = exact | trec_eval_9 | lround."
 )
+IPREC_DISPLAY = "iP[{k:.2f}]"
 IPREC_AT_RECALL = trec_measure(
     "iprec_at_recall", precision_at_recall,
     *(adhoc_measure(
@@ -112,7 +113,8 @@ IPREC_AT_RECALL = trec_measure(
         f"{TREC_BOOK}, interpolated recall-precision table; trec_eval 8.1",
         params={"recall": float(level)},
         differs=INTERPOLATION_DIFFERS,
-        display_name=f"iP[{level}]",
+        display_name=IPREC_DISPLAY.format(k=float(level)),
+        display_template=IPREC_DISPLAY,
     ) for level in RECALL_LEVELS),
 )
 

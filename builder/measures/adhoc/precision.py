@@ -118,6 +118,7 @@ def r_precision_multiples(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return values
 
 
+RPREC_MULT_DISPLAY = "R-prec×{k:g}"
 RPREC_MULT = trec_measure(
     "Rprec_mult", r_precision_multiples,
     *(adhoc_measure(
@@ -125,7 +126,8 @@ RPREC_MULT = trec_measure(
         f"Precision after {multiple} x R documents, cutoff (long)({multiple}*R + 0.9).",
         f"{TREC_EVAL} m_Rprec_mult.c",
         params={"multiple": float(multiple)},
-        display_name=f"R-prec×{float(multiple):g}",
+        display_name=RPREC_MULT_DISPLAY.format(k=float(multiple)),
+        display_template=RPREC_MULT_DISPLAY,
     ) for multiple in RPREC_MULTIPLES),
 )
 

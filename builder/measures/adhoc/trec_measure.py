@@ -81,6 +81,6 @@ def measure_at_cutoffs(name: str, compute: GridFunction, description: str, sourc
     display = fields.pop("display_name", "")
     return trec_measure(name, compute, *(
         adhoc_measure(printed, description.format(k=k), source, params={"cutoff": k},
-                      display_name=display.format(k=k), **fields)
+                      display_name=display.format(k=k), display_template=display, **fields)
         for k, printed in zip(defaults.long_cutoffs(name), defaults.names(name))
     ), reads_top_k=reads_top_k)
