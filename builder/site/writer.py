@@ -1,7 +1,7 @@
 """The render stage: every page, table CSV, download, asset and the manifest, into a staging
 folder beside the output, by independent jobs shared between two processes where possible
 (``builder.site.parallel``): 1.5 s in one process, 0.8 s in two, for the 143 runs of
-TREC-COVID round 1 (issue 3)."""
+TREC-COVID round 1."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def _no_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector while rendering: the stage makes a few hundred thousand
     short-lived cells, rows and strings beside the analyses' long-lived objects, and each full
     collection they trigger walks them all, which took 60% of building the run pages of a
-    campaign of 143 runs (issue 3). The stage makes no reference cycles worth collecting
+    campaign of 143 runs (TREC-COVID round 1). The stage makes no reference cycles worth collecting
     early; the collector runs again as before once it ends."""
     was_enabled = gc.isenabled()
     gc.disable()
