@@ -23,7 +23,7 @@ from tempfile import TemporaryDirectory
 from typing import Any
 
 from builder.archive.pack import ARCHIVE_FORMAT, SITE, checksum_path
-from builder.site.manifest import CHECKSUMS_NAME, MANIFEST_NAME, read_checksums
+from builder.site.manifest import CHECKSUMS_NAME, MANIFEST_NAME, read_checksums, sha256
 
 
 class Undecidable(Exception):
@@ -90,7 +90,7 @@ def _archive_file(archive: Path, scratch: Path) -> Deposit:
     checksum = checksum_path(archive)
     if checksum.is_file():
         recorded = checksum.read_text(encoding="utf-8").split()[:1]
-        found = sha256_bytes(archive.read_bytes())
+        found = sha256(archive)
         if recorded != [found]:
             problems.append((archive.name, recorded[0] if recorded else "", found))
     try:

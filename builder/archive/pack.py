@@ -206,7 +206,7 @@ def pack(site: SiteSpec, output: Path, archive: Path) -> Path:
     text = json.dumps(manifest, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
     members = [Member(MANIFEST_NAME, data=text.encode("utf-8")), *(m for _, m in inputs), *pages]
     write_tar(archive, archive_folder(archive), members, when)
-    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    digest = sha256(archive)
     checksum = checksum_path(archive)
     checksum.write_text(f"{digest}  {archive.name}\n", encoding="utf-8")
     return checksum

@@ -22,8 +22,9 @@ from enum import IntEnum
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from builder.archive.deposit import Deposit, Undecidable, open_deposit, sha256_bytes
+from builder.archive.deposit import Deposit, Undecidable, open_deposit
 from builder.archive.numbers import Difference, compare_numbers, number_files
+from builder.site.manifest import sha256
 
 
 class Verdict(IntEnum):
@@ -88,7 +89,7 @@ def _files(deposit: Deposit) -> list[Difference]:
         if not path.is_file():
             differences.append(Difference(name, "", f"SHA-256 {digest}", "no such file"))
             continue
-        found = sha256_bytes(path.read_bytes())
+        found = sha256(path)
         if found != digest:
             differences.append(Difference(name, "", f"SHA-256 {digest}", f"SHA-256 {found}"))
     if deposit.kind == "archive":
@@ -106,7 +107,7 @@ def _inputs(deposit: Deposit) -> list[Difference]:
         where = entry.get("archived_as")
         if where is None or not (deposit.root / where).is_file():
             continue  # missing: a file difference, or not archived: the rebuild says so
-        found = sha256_bytes((deposit.root / where).read_bytes())
+        found = sha256(deposit.root / where)
         if found != entry.get("sha256"):
             differences.append(Difference(where, f"(input {entry['path']} as read by the build)",
                                           f"SHA-256 {entry.get('sha256')}", f"SHA-256 {found}"))

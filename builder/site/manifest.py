@@ -75,10 +75,17 @@ def input_record(site: SiteSpec, path: Path) -> dict[str, Any]:
     return {**entry, "bytes": size, "sha256": digest}
 
 
+def input_records(site: SiteSpec) -> dict[Path, dict[str, Any]]:
+    """Every input's manifest entry (``input_record``, with what it was read as,
+    ``input_roles``), by path: each file hashed once per build, for the manifest and for the
+    run pages' submitted files."""
+    return {path: {**input_record(site, path), "read_as": roles}
+            for path, roles in input_roles(site).items()}
+
+
 def manifest(site: SiteSpec, build_date: str,
-             files: Mapping[Path, list[str]]) -> dict[str, Any]:
-    """The manifest of a site: how it was built and from which inputs (``files``: each with
-    what it was read as, ``input_roles``)."""
+             inputs: Mapping[Path, dict[str, Any]]) -> dict[str, Any]:
+    """The manifest of a site: how it was built and from which inputs (``input_records``)."""
     return {
         "tool": TOOL,
         "version": __version__,
@@ -88,8 +95,7 @@ def manifest(site: SiteSpec, build_date: str,
         "significance": {task.id: {**task.significance.as_dict(),
                                    "measures": list(task.significance_measures)}
                          for task in site.tasks if task.significance is not None},
-        "inputs": [{**input_record(site, path), "read_as": roles}
-                   for path, roles in files.items()],
+        "inputs": list(inputs.values()),
     }
 
 

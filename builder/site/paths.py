@@ -111,14 +111,15 @@ class SiteTask(TaskAnalysis):
 
     run_slugs: the file name of each run's pages; read_slugs: of each read's validation page
     (a second file claiming a taken run name gets its own); topic_slugs: of each topic's page;
-    published_runs: where each published run file is.
+    submitted: each run's submitted file.
     """
 
     run_slugs: dict[str, str] = field(default_factory=dict)
     read_slugs: list[str] = field(default_factory=list)
     topic_slugs: dict[str, str] = field(default_factory=dict)
-    published_runs: dict[str, str] = field(default_factory=dict)
-    """Run -> its submitted file as published (``publish_inputs``), from the site root."""
+    submitted: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Run -> its submitted file: name, SHA-256 as the manifest records it and, when
+    published (``publish_inputs``), ``href`` from the site root (``submitted_files``)."""
 
     @classmethod
     def of(cls, analysis: TaskAnalysis) -> SiteTask:

@@ -1,7 +1,7 @@
 """The body rows of the ``table`` macro (``templates/macros.html``), as one string per table.
 
 Jinja spends about 3 microseconds per cell in a nested loop, a third of the site's render
-time on a campaign of 143 runs (issue 3); this filter writes the same markup with one
+time on a campaign of 143 runs (TREC-COVID round 1); this filter writes the same markup with one
 f-string per cell. Every text and link is escaped, as the autoescaped template would.
 """
 

@@ -86,8 +86,7 @@ class Table:
     def csv_text(self) -> str:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow([name or column for column, name in
-                         zip(self.columns, self.official or [""] * len(self.columns))])
+        writer.writerow([official or header for header, official in self.headers])
         writer.writerows([cell.text for cell in row] for row in self.rows)
         return out.getvalue()
 

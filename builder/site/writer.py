@@ -1,7 +1,7 @@
 """The render stage: every page, table CSV, download, asset and the manifest, into a staging
 folder beside the output, by independent jobs shared between two processes where possible
 (``builder.site.parallel``): 1.5 s in one process, 0.8 s in two, for the 143 runs of
-TREC-COVID round 1 (issue 3)."""
+TREC-COVID round 1."""
 
 from __future__ import annotations
 
@@ -17,13 +17,13 @@ from typing import Any
 from builder.config.schema import SiteSpec
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
-from builder.site.manifest import input_roles, manifest, write_checksums, write_manifest
+from builder.site.manifest import input_records, manifest, write_checksums, write_manifest
 from builder.site.models import Page, SiteBuild
 from builder.site.pages import PAGES
 from builder.site.pages.downloads import (
     Download,
     listing,
-    published_runs,
+    submitted_files,
     task_downloads,
     write_download,
 )
@@ -62,7 +62,7 @@ def _no_cycle_collection() -> Iterator[None]:
     """Pause Python's cycle collector while rendering: the stage makes a few hundred thousand
     short-lived cells, rows and strings beside the analyses' long-lived objects, and each full
     collection they trigger walks them all, which took 60% of building the run pages of a
-    campaign of 143 runs (issue 3). The stage makes no reference cycles worth collecting
+    campaign of 143 runs (TREC-COVID round 1). The stage makes no reference cycles worth collecting
     early; the collector runs again as before once it ends."""
     was_enabled = gc.isenabled()
     gc.disable()
@@ -91,9 +91,11 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     }
     env = environment()
     files = {a.spec.id: task_downloads(a, site) for a in analyses}
-    analyses = [replace(a, published_runs=published_runs(files[a.spec.id])) for a in analyses]
+    inputs = input_records(site)  # every input hashed once: the manifest, the run pages
+    analyses = [replace(a, submitted=submitted_files(a, files[a.spec.id], inputs))
+                for a in analyses]
     build = SiteBuild(site, analyses, out)
-    count = run_jobs(_jobs(build, files, env, context, when), processes)
+    count = run_jobs(_jobs(build, files, inputs, env, context, when), processes)
     listed = replace(build, downloads={task: listing(written, out)
                                        for task, written in files.items()})
     listing_pages = [page for builder in PAGES if builder.lists_downloads
@@ -104,8 +106,8 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     return count
 
 
-def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict[str, Any],
-          when: datetime) -> list[list[Job]]:
+def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path, dict[str, Any]],
+          env, context: dict[str, Any], when: datetime) -> list[list[Job]]:
     """Every file but the pages that list the downloads (with their sizes), each job writing
     its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks
     (what a task's run pages share, such as the ad hoc curves, is a lazy table of its
@@ -119,7 +121,7 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], env, context: dict
         # GitHub Pages runs Jekyll unless told not to, which hides every file or folder
         # starting with ``_`` (a slug may).
         (out / NO_JEKYLL).touch()
-        write_manifest(out, manifest(site, when.isoformat(), input_roles(site)))
+        write_manifest(out, manifest(site, when.isoformat(), inputs))
         return 0
 
     def pages(make: Callable[[], list[Page]]) -> Job:

@@ -21,7 +21,7 @@ import pytest
 
 from builder.findings import FindingCode
 from builder.pipeline.stages import load_config
-from builder.site.manifest import input_roles, manifest
+from builder.site.manifest import input_records, manifest
 from builder.site.pages.downloads import Download, _gzip, write_download
 
 QRELS = "1 0 d1 1\n1 0 d2 0\n2 0 d1 1\n"
@@ -97,7 +97,7 @@ def test_a_named_pipe_in_the_run_folder_does_not_hold_the_build(tmp_path):
 @pytest.mark.parametrize("swap", ["pipe", "gone", "folder"])
 def test_the_manifest_names_an_input_it_cannot_read_now_without_failing(tmp_path, swap):
     """A run the config named, replaced before the manifest hashes it (the real call site:
-    ``manifest`` of ``input_roles``): its entry says why, the others are hashed."""
+    ``manifest`` of ``input_records``): its entry says why, the others are hashed."""
     config = campaign(tmp_path)
     run = tmp_path / "runs" / "b.txt"
     run.write_text(GOOD)
@@ -110,7 +110,7 @@ def test_the_manifest_names_an_input_it_cannot_read_now_without_failing(tmp_path
     elif swap == "folder":
         run.mkdir()
     entries = manifest(site, datetime(2020, 1, 1, tzinfo=UTC).isoformat(),
-                       input_roles(site))["inputs"]
+                       input_records(site))["inputs"]
     assert {"path": "runs/b.txt", "withheld": reason, "read_as": ["t:run"]} in entries
     assert [len(e["sha256"]) for e in entries if e["path"] != "runs/b.txt"] == [64, 64, 64]
 
@@ -181,3 +181,14 @@ def test_an_input_of_a_folder_the_config_names_is_published(tmp_path):
     assert done.returncode == 0, done.stderr
     runs = tmp_path / "campaign" / "site" / "t/downloads/inputs/runs"
     assert sorted(p.name for p in runs.iterdir()) == ["s.txt.gz"]
+
+    # Each run page gives its file's SHA-256 as the manifest records it: none for the run
+    # whose real path lies outside the campaign, which the manifest does not read.
+    site = tmp_path / "campaign" / "site"
+    recorded = {Path(e["path"]).name: e.get("sha256")
+                for e in json.loads((site / "manifest.json").read_text())["inputs"]}
+    pages = {name: next(p.read_text() for p in (site / "t" / "runs").glob("*.html")
+                        if f'<span class="name">{run}</span>' in p.read_text())
+             for name, run in (("s.txt", "shared"), ("x.txt", "x"))}
+    assert recorded["x.txt"] is None and 'class="hash"' not in pages["x.txt"]
+    assert f'SHA-256 <code class="hash">{recorded["s.txt"]}</code>' in pages["s.txt"]

@@ -14,10 +14,11 @@ import io
 import json
 import math
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -157,9 +158,18 @@ def input_downloads(analysis: TaskAnalysis, site: SiteSpec) -> list[Download]:
     return files
 
 
-def published_runs(files: list[Download]) -> dict[str, str]:
-    """Run -> its published submitted file, from the site root (none withheld)."""
-    return {f.run: f"{f.task}/downloads/{f.name}" for f in files if f.run and not f.withheld}
+def submitted_files(analysis: TaskAnalysis, files: list[Download],
+                    inputs: Mapping[Path, dict[str, Any]]) -> dict[str, dict[str, str]]:
+    """Run -> its submitted file as the run page shows it: its name, its SHA-256 as the
+    manifest records it (``builder.site.manifest.input_records``: each file hashed once per
+    build) and its published copy from the site root ("" when not published). No entry for a
+    run whose hash the manifest withholds (outside the campaign, unreadable now) nor for
+    another team's run in a team's bundle (no input of the config)."""
+    published = {f.run: f"{f.task}/downloads/{f.name}" for f in files if f.run and not f.withheld}
+    return {read.name: {"name": Path(read.path).name, "sha256": record["sha256"],
+                        "href": published.get(read.name, "")}
+            for read in analysis.result.inputs.accepted
+            if "sha256" in (record := inputs.get(Path(read.path), {}))}
 
 
 def withheld_run(site: SiteSpec, read: RunRead) -> str | None:

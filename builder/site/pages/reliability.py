@@ -15,6 +15,7 @@ from builder.site.models import Figure, Page, PageBuilder, Scope, SiteBuild
 from builder.site.parallel import Cost
 from builder.site.paths import SiteTask, run_page
 from builder.site.tables import Cell, Table, number, signed, text
+from builder.stats.reliability.condensed import MOVED
 
 SAMPLE_LABELS = {"pool": "Pool sampling", "topics": "Topic sampling"}
 MEASURE_COLOURS = ("#1f4e9c", "#a1261b", "#0b6e35", "#7a4f9a", "#b8860b", "#5c5c5c")
@@ -200,8 +201,6 @@ def _pool_bias_table(analysis: SiteTask) -> Table:
 
 def _condensed_table(analysis: SiteTask) -> Table:
     """The runs whose place moves by more than ``MOVED`` on the condensed lists."""
-    from builder.stats.reliability.condensed import MOVED
-
     spec = analysis.spec
     moved = analysis.reliability.condensed
     moved = moved[moved["moved"].abs() > MOVED]
@@ -210,14 +209,17 @@ def _condensed_table(analysis: SiteTask) -> Table:
              Cell(str(r.condensed_rank), numeric=True), Cell(f"{r.moved:+d}", numeric=True)]
             for r in moved.itertuples()]
     return Table("condensed", f"Runs whose place moves by more than {MOVED} when scored on "
-                 f"their judged documents only ({spec.official_measure})",
+                 f"their judged documents only ({analysis.label(spec.official_measure)})",
                  ["Run", "Official", "Condensed", "Rank", "Condensed rank", "Places gained"],
                  rows)
+
+
 AGREEMENT_LEVELS = {"systems": "Runs' means", "topics": "Per-topic scores"}
 
 
-def _agreement_table(agreement: pd.DataFrame) -> Table:
-    rows = [[text(r.measure_a), text(r.measure_b), text(AGREEMENT_LEVELS.get(r.level, r.level)),
+def _agreement_table(analysis: SiteTask, agreement: pd.DataFrame) -> Table:
+    rows = [[text(analysis.label(r.measure_a)), text(analysis.label(r.measure_b)),
+             text(AGREEMENT_LEVELS.get(r.level, r.level)),
              Cell(str(r.n), numeric=True), number(r.kendall_tau), number(r.tau_ap),
              number(r.pearson), number(r.spearman)]
             for r in agreement.itertuples()]
@@ -252,18 +254,16 @@ def reliability_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
         page.figures.append(error_figure(report.error_rates))
         page.tables.append(_error_table(report.error_rates, power))
     if report.agreement is not None and len(report.agreement):
-        page.tables.append(_agreement_table(report.agreement))
+        page.tables.append(_agreement_table(analysis, report.agreement))
     if len(report.ties):
         page.tables.append(_tie_table(analysis))
     if len(report.pool_bias):
         page.tables.append(_pool_bias_table(analysis))
     condensed = None
     if len(report.condensed) > 1:  # a ranking of one run cannot change
-        from builder.stats.reliability.condensed import MOVED
-
         page.tables.append(_condensed_table(analysis))
         condensed = {**report.condensed_agreement, "moved": MOVED,
-                     "measure": spec.official_measure}
+                     "measure": analysis.label(spec.official_measure)}
     settings = report.settings
     page.context = {
         "analysis": analysis, "report": report, "samples": samples,

@@ -57,12 +57,13 @@ def significance_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
         runs = [run for run in analysis.runs if run in matrix.runs]
         p_matrix = report.p_matrix(measure).reindex(index=runs, columns=runs)
         figure = plots.p_value_heatmap(f"figure-significance-{measure_slugs[measure]}",
-                                       analysis.label(measure), runs, p_matrix.to_numpy(), report.settings.alpha)
+                                       analysis.label(measure), runs, p_matrix.to_numpy(),
+                                       report.settings.alpha)
         figure.compare = page.root + compare_page_path(spec.id) if pairs else None
         page.figures.append(figure)
         group = report.top_group(measure)
         measures.append({
-            "name": analysis.label(measure), "label": analysis.label(measure),
+            "label": analysis.label(measure),  # also what measure_switch lists
             "figure": figure.id, "top": group[0] if group else None,
             "group": [(run, run_page(spec.id, analysis.run_slugs[run])) for run in group],
             "pairs": len(report.pairs(measure)),

@@ -9,12 +9,9 @@ The site owns this table, not the kinds: a task kind knows nothing of the pages 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from types import ModuleType
 from urllib.parse import quote
 
-from builder.contract import RunRead
-from builder.site.manifest import sha256
 from builder.site.models import Page
 from builder.site.pages.judgements import with_judgement_rows
 from builder.site.pages.reliability import with_reliability_lines
@@ -51,13 +48,12 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     pages = page_model(analysis.spec.kind.name).run_pages(analysis, positions)
     pairs = has_pairs(analysis)
     scores = _official_scores(analysis, [p.context["run"] for p in pages if "run" in p.context])
-    reads = {read.name: read for read in analysis.result.inputs.accepted}
     for page in pages:
         run = page.context.get("run")
         if run is not None:
             page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
             page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
-            page.context["submitted"] = _submitted(analysis, reads.get(run))
+            page.context["submitted"] = analysis.submitted.get(run)
             page.context["official_scores"] = None
             if scores.get(run):
                 path = f"{page.path[: -len('.html')]}.scores.txt"
@@ -86,17 +82,3 @@ def _official_scores(analysis: SiteTask, runs: list[str]) -> dict[str, str]:
     mine = scores[scores["run"].isin(runs).to_numpy()]
     return {str(run): official_text(rows, analysis.spec)
             for run, rows in mine.groupby("run", sort=False, observed=True)}
-
-
-def _submitted(analysis: SiteTask, read: RunRead | None) -> dict[str, str] | None:
-    """The run's submitted file: its name, SHA-256 and, when published, its download (None
-    when it cannot be read now, or for another team's run in a team's bundle)."""
-    if read is None:
-        return None
-    path = Path(read.path)
-    try:
-        digest = sha256(path)
-    except OSError:
-        return None
-    return {"name": path.name, "sha256": digest,
-            "href": analysis.published_runs.get(read.name, "")}

@@ -2,9 +2,11 @@
 
 A summary (passages, articles, characters and highlighted characters retrieved); the official
 table iP[0.00], iP[0.01], iP[0.05], iP[0.10] and MAiP beside the task's median and best; the
-interpolated precision-recall curve over the 101 recall points iP[0.00] .. iP[1.00] (seed 001,
-eq. 1-2 for P[r] and R[r]; seed 002 for iP[x] and MAiP) with the task's median and best; the
-difference from the median per topic on the official measure; the per-topic table.
+interpolated precision-recall curve over the 101 recall points iP[0.00] .. iP[1.00] (Kamps et
+al., "INEX 2007 evaluation measures", INEX 2007, LNCS 4862, 2008, eq. 1-2 for P[r] and R[r];
+Pal, Mitra and Chakraborty, "Stability of INEX 2007 evaluation measures", 2008, for iP[x] and
+MAiP) with the task's median and best; the difference from the median per topic on the
+official measure; the per-topic table.
 """
 
 from __future__ import annotations

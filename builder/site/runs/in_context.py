@@ -1,8 +1,9 @@
 """The run page of the INEX in-context tasks (relevant, restricted relevant, best in context).
 
-Laid out like the official INEX results (seed 001, section 5): a summary (articles and
-passages retrieved, relevant articles retrieved); the official measures gP[5], gP[10], gP[25],
-gP[50] and MAgP; generalized precision and recall at every rank cut-off r (seed 001 eq. 11-12)
+Laid out like the official INEX results (Kamps et al., "INEX 2007 evaluation measures", INEX
+2007, LNCS 4862, 2008, section 5): a summary (articles and passages retrieved, relevant articles
+retrieved); the official measures gP[5], gP[10], gP[25], gP[50] and MAgP; generalized
+precision and recall at every rank cut-off r (eq. 11-12)
 against the task's median and best run, as a table and as figures; the difference from the
 median AgP (eq. 13) per topic; the per-topic table; and each retrieved article's score (F-beta,
 restricted precision or entry-point score), the top ranks shown per topic and every rank in a

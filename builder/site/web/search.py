@@ -31,22 +31,28 @@ def search_entries(tasks: list[SiteTask]) -> list[list[object]]:
     several = len(tasks) > 1
     for task in tasks:
         spec = task.spec
-        where = f" · {spec.title}" if several else ""
+        where = spec.title if several else ""
         teams: dict[str, list[str]] = {}
         for run in task.runs:
             team = task.metadata.get(run, {}).get("team", "")
-            runs_.append([0, run, f"{team}{where}".lstrip(" ·"),
+            runs_.append([0, run, _detail(team, where),
                             run_page(spec.id, task.run_slugs[run])])
             if team:
                 teams.setdefault(team, []).append(run)
         for team, runs in sorted(teams.items()):
-            teams_.append([1, team, f"{len(runs)} run{'s' * (len(runs) != 1)}{where}",
+            teams_.append([1, team, _detail(f"{len(runs)} run{'s' * (len(runs) != 1)}", where),
                             run_page(spec.id, task.run_slugs[runs[0]])])
         for topic in task.topics:
             title = task.topic_text.get(topic, {}).get("title", "")[:DETAIL_CHARACTERS]
-            topics_.append([2, f"topic {topic}", f"{title}{where}".lstrip(" ·"),
+            topics_.append([2, f"topic {topic}", _detail(title, where),
                             topic_page(spec.id, task.topic_slugs[topic])])
     return [*teams_, *runs_, *topics_]
+
+
+def _detail(*parts: str) -> str:
+    """An entry's detail: its non-empty parts, joined by `` · `` (a team's or a title's own
+    characters are kept, leading ones too)."""
+    return " · ".join(part for part in parts if part)
 
 
 def search_index(tasks: list[SiteTask]) -> str:
