@@ -245,3 +245,24 @@ def test_a_run_file_that_cannot_be_read_exits_2_and_the_others_are_pooled(
     assert "missing.txt: error: cannot read" in capsys.readouterr().err
     assert pool_lines(out) == {t: brute_top(campaign / "runs" / "a1.txt", 3, set())[t]
                                for t in sorted(TOPICS)}
+
+
+def test_a_run_with_a_bad_line_or_a_docno_twice_is_left_out_with_its_line(
+        campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The runs read by the light reader and those it leaves to the full reader (which says
+    on which line and why) pool alike: a bad line or a document listed twice for a topic
+    leaves its run out, as the evaluation rejects it, and the others are pooled."""
+    a1 = campaign / "runs" / "a1.txt"
+    lines = a1.read_text().splitlines()
+    twice = campaign / "twice.txt"
+    twice.write_text("\n".join(lines + [lines[0].replace("a1", "twice")]) + "\n")
+    blank = campaign / "blank.txt"
+    topic, q0, doc, rank, score, tag = lines[1].split()
+    blank.write_text("\n".join([lines[0], f"{topic}  {doc} {rank} {score} blank"]) + "\n")
+    status, out = cli("pool", a1, twice, blank, "--depth", 3)
+    assert status == 1
+    errors = capsys.readouterr().err
+    assert f"twice.txt:{len(lines) + 1}: error: document {lines[0].split()[2]} appears twice" \
+        in errors
+    assert "blank.txt:2: error: 5 fields, expected 6" in errors
+    assert pool_lines(out) == {t: brute_top(a1, 3, set())[t] for t in sorted(TOPICS)}
