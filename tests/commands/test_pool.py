@@ -257,7 +257,7 @@ def test_a_run_with_a_bad_line_or_a_docno_twice_is_left_out_with_its_line(
     twice = campaign / "twice.txt"
     twice.write_text("\n".join(lines + [lines[0].replace("a1", "twice")]) + "\n")
     blank = campaign / "blank.txt"
-    topic, q0, doc, rank, score, tag = lines[1].split()
+    topic, _, doc, rank, score, _ = lines[1].split()
     blank.write_text("\n".join([lines[0], f"{topic}  {doc} {rank} {score} blank"]) + "\n")
     status, out = cli("pool", a1, twice, blank, "--depth", 3)
     assert status == 1

@@ -28,10 +28,15 @@ TEXT = pd.StringDtype("pyarrow", np.nan)
 """pandas' own string type, its values in Arrow: docnos are never turned into Python objects."""
 
 
-def _strings(names: pd.Index, codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
-    """``names[codes]`` as Arrow strings, taken in Arrow."""
+def _taken(names: pd.Index, codes: np.ndarray) -> pa.Array:
+    """``names[codes]`` as Arrow large strings, taken in Arrow."""
     values = pa.array(np.asarray(names.astype(str), dtype=object), pa.large_string())
-    return pd.array(values.take(pa.array(codes, pa.int64())), dtype=TEXT)
+    return values.take(pa.array(codes, pa.int64()))
+
+
+def _strings(names: pd.Index, codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    """``names[codes]`` as pandas' Arrow strings."""
+    return pd.array(_taken(names, codes), dtype=TEXT)
 
 
 def judged_keys(qrels: pd.DataFrame) -> pd.MultiIndex:
@@ -101,8 +106,7 @@ def top_candidates(run: pd.DataFrame, reach: int) -> pa.Table:
     topic_code, topic_names = pd.factorize(run["topic"], sort=False)
     score = run["score"].to_numpy(np.float64)
     rows = _candidates(topic_code.astype(np.int64), score, reach)
-    topics = pa.array(np.asarray(topic_names.astype(str), dtype=object), pa.large_string())
-    return pa.table({"topic": topics.take(pa.array(topic_code[rows])),
+    return pa.table({"topic": _taken(topic_names, topic_code[rows]),
                      "doc": take_rows(as_large_strings(run["doc"]), rows),
                      "score": score[rows]})
 

@@ -1,12 +1,17 @@
 """The ad hoc kind's run files read into a judgement pool, a few files at a time.
 
 Each file is read, checked and named as the evaluation names it (``builder.tasks.naming``: its
-tag, else its file name) on one of two reader threads; the main thread then cuts it to its
-first k documents per topic in the evaluation's order and adds those rows to the pool, in file
-order, while the next files are read, and the file's table is dropped. Memory holds ``WINDOW`` run files and the pool, whatever the
-number of runs: the bound of the evaluation under a memory budget
-(``builder.pipeline.execution.batches``). A file with an error (a line that cannot be read, a
-document listed twice for a topic) is left out, as the evaluation rejects it.
+tag, else its file name) on one of two reader threads, and cut to the rows that can be among
+a topic's first k documents (``ranking.top_candidates``: about a tenth of a run of 1,000
+documents a topic pooled at depth 100); the main thread gathers the candidates of the runs in
+file order and ranks and pools them a batch at a time (``BATCH_ROWS``), while the next files
+are read. A plainly clean file is read by the light reader (``formats.trec.clean_run``: no
+line numbers, docnos kept in Arrow); a file it cannot vouch for, or one listing a document
+twice for a topic, is read again by the full reader, which says on which line and why. Memory
+holds ``WINDOW`` run files, a batch of candidates and the pool, whatever the number of runs:
+the bound of the evaluation under a memory budget (``builder.pipeline.execution.batches``). A
+file with an error (a line that cannot be read, a document listed twice for a topic) is left
+out, as the evaluation rejects it.
 """
 
 from __future__ import annotations
