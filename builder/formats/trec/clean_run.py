@@ -63,8 +63,8 @@ def read_clean_run(path: Path) -> CleanRun | None:
         read = parse_fields(data, RUN_FIELDS, delimiter, {
             "score": pa.float64(), "topic": CATEGORY, "tag": CATEGORY, "q0": pa.binary(),
             "rank": pa.binary()})
-    except pa.ArrowInvalid:  # a line of another width, or a score that does not read
-        return None
+    except (pa.ArrowException, MemoryError):  # a line of another width, a score that does
+        return None  # not read; or more than memory holds, which the full reader reports
     topic, tag = read.column("topic"), read.column("tag")
     if (not read.num_rows or not pc.all(pc.is_finite(read.column("score"))).as_py()
             or any(_has_empty(read.column(name)) for name in RUN_FIELDS if name != "score")
