@@ -13,6 +13,7 @@ import pytest
 
 from builder.cli import main
 from builder.stats.pools import union
+from tests.formats.run_defects import CLEAN, DEFECTS
 
 TOPICS = ["1", "2", "10"]
 TEAMS = {"a1": "A", "a2": "A", "a3": "A", "b1": "B", "b2": "B", "c1": "C"}
@@ -266,3 +267,26 @@ def test_a_run_with_a_bad_line_or_a_docno_twice_is_left_out_with_its_line(
         in errors
     assert "blank.txt:2: error: 5 fields, expected 6" in errors
     assert pool_lines(out) == {t: brute_top(a1, 3, set())[t] for t in sorted(TOPICS)}
+
+
+@pytest.mark.parametrize("defect", sorted(DEFECTS))
+def test_each_defect_the_full_reader_reports_reaches_the_user_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], defect: str) -> None:
+    """A run the light reader leaves to the full reader is reported on its line 4, without a
+    traceback: a warning keeps it in the pool (exit 0), an error leaves it out (exit 1), a
+    file that cannot be read at all exits 2; the clean run beside it is pooled."""
+    clean, bad = tmp_path / "clean.txt", tmp_path / "run.txt"
+    clean.write_bytes(CLEAN.replace(b"tagA", b"tagB"))
+    bad.write_bytes(DEFECTS[defect])
+    status, out = cli("pool", clean, bad, "--depth", 5)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    finding = next(line for line in err.splitlines() if line.startswith(f"{bad}:"))
+    severity = finding.removeprefix(f"{bad}:4: ").split(":")[0]
+    assert severity in ("warning", "error"), finding
+    pooled = set(pool_lines(out).get("2", []))
+    if severity == "warning":
+        assert status == 0 and "d9" in set(pool_lines(out)["3"])
+    else:
+        assert status == (2 if "UTF-8" in finding else 1) and "3" not in pool_lines(out)
+    assert pooled == {"d1"}
