@@ -3,19 +3,18 @@ score, and its tags, without line numbers; ``None`` on any doubt, for the full r
 
 A judgement pool needs of each run only its rankings (trec_eval's order: score descending,
 then docno descending) and its name; the full reader (``builder.formats.trec.run``) also
-numbers every line, keeps the tag of each, reads the ``Q0`` and rank fields and makes the
-docnos Python strings for pandas, which cost TREC-COVID round 1's 143 runs (3.5M lines)
-more than their parse. Here Arrow's parse (``builder.formats.text.fields``) keeps the four
-columns, docnos stay Arrow strings, and every rule of the full reader is a yes-or-no question
+numbers every line, keeps the tag of each line and makes the docnos Python strings for
+pandas. Here Arrow's parse (``builder.formats.text.fields``, the full reader's) is kept as
+it comes, docnos as Arrow strings, and every rule of the full reader is a yes-or-no question
 on the whole file: the bytes are read under the same limits (``builder.formats.source``:
-size, gunzipped size, line length); one delimiter, no carriage return, no blank at a line's
-edge or doubled (so no field is empty); every line of six fields and a score that reads as
-a finite number (Arrow raises on any other line); no comment line; no name or docno beyond
-the limits. A file that fails any of them, or is not UTF-8, or has no line, is ``None``: the
-caller reads it again with the full reader, which says on which line and why. So a clean
-file is read at the parse's cost, and a bad file gets exactly the findings it always got.
-Written with Arrow rather than by hand on the bytes: its parser is the full reader's, so
-the two read a clean file alike.
+size, gunzipped size, line length); UTF-8 without a byte order mark; one delimiter, a
+carriage return only before a line end; every line of six fields (Arrow raises on any
+other), none empty (no blank line, no blank doubled or at a line's edge); a score that
+reads as a finite number; no comment line; no name or docno beyond the limits. A file that
+fails any of them, or has no line, is ``None``: the caller reads it again with the full
+reader, which says on which line and why. So a clean file costs its parse, and a bad file
+gets the findings it always got. Arrow's parser rather than code by hand on the bytes: the
+two readers then read a clean file alike.
 """
 
 from __future__ import annotations
