@@ -11,6 +11,7 @@ after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,15 +68,10 @@ def _long_values(file: str, read: pa.Table, lines: np.ndarray) -> list[Finding]:
     """The lines whose topic or tag is longer than ``limits.name`` characters, or docno than
     ``limits.field`` bytes (``builder.formats.long_values``): computed on the dictionaries of
     the encoded columns, and on the rows only when some value is too long."""
-    limits = current_limits()
     found: list[Finding] = []
-    for name, limit, length in (("topic", limits.name, pc.utf8_length),
-                                ("tag", limits.name, pc.utf8_length),
-                                ("doc", limits.field, pc.binary_length)):
+    for name, limit, length in _length_limits():
         column = read.column(name)
-        chunks = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
-                  for chunk in column.chunks]
-        if not any(len(c) and pc.max(length(c)).as_py() > limit for c in chunks):
+        if not _longer_than(column, limit, length):
             continue
         rows = np.concatenate([
             length(chunk.dictionary).to_numpy(zero_copy_only=False)[
@@ -84,6 +80,28 @@ def _long_values(file: str, read: pa.Table, lines: np.ndarray) -> list[Finding]:
             else length(chunk).to_numpy(zero_copy_only=False) for chunk in column.chunks])
         found += too_long(file, lines, rows, name)
     return found
+
+
+def has_long_values(read: pa.Table) -> bool:
+    """Whether a topic or tag of ``read`` is longer than ``limits.name`` characters, or a
+    docno than ``limits.field`` bytes (``_long_values`` says on which lines)."""
+    return any(_longer_than(read.column(name), limit, length)
+               for name, limit, length in _length_limits())
+
+
+def _length_limits() -> tuple[tuple[str, int, Callable], ...]:
+    """(column, limit, length function) of the names and the docno."""
+    limits = current_limits()
+    return (("topic", limits.name, pc.utf8_length), ("tag", limits.name, pc.utf8_length),
+            ("doc", limits.field, pc.binary_length))
+
+
+def _longer_than(column: pa.ChunkedArray, limit: int, length: Callable) -> bool:
+    """Whether a value of ``column`` is longer than ``limit``: measured on the dictionaries of
+    an encoded column, so a clean file pays almost nothing."""
+    chunks = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
+              for chunk in column.chunks]
+    return any(len(c) and pc.max(length(c)).as_py() > limit for c in chunks)
 
 
 def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
@@ -100,15 +118,15 @@ def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
             "line": pa.array(lines),
         }).to_pandas(split_blocks=True)
     return pd.DataFrame({
-        "topic": _categorical(read.column("topic")),
+        "topic": categorical(read.column("topic")),
         "doc": read.select(["doc"]).to_pandas()["doc"],  # the text as pandas holds it
-        "score": _numbers(read.column("score")),
-        "tag": _categorical(read.column("tag")),
+        "score": joined_numbers(read.column("score")),
+        "tag": categorical(read.column("tag")),
         "line": lines,
     }, copy=False)
 
 
-def _categorical(column: pa.ChunkedArray) -> pd.Categorical:
+def categorical(column: pa.ChunkedArray) -> pd.Categorical:
     """The column as a pandas categorical, its categories in the order first met (as Arrow's
     ``to_pandas`` makes it). Made here because Arrow's conversion transposes each block's
     indices into a new array, then pandas narrows them into another: a 10M-line run's tag
@@ -143,6 +161,6 @@ def code_type(count: int) -> type[np.signedinteger]:
     return next(t for t in (np.int8, np.int16, np.int32, np.int64) if count < np.iinfo(t).max)
 
 
-def _numbers(column: pa.ChunkedArray) -> np.ndarray:
+def joined_numbers(column: pa.ChunkedArray) -> np.ndarray:
     """A float column of no nulls as one array: its blocks copied once, side by side."""
     return np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in column.chunks])
