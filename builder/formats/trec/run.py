@@ -20,8 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
-from builder.formats.limits import current_limits
-from builder.formats.long_values import too_long
+from builder.formats.long_values import long_arrow_cells
 from builder.formats.source import release_read_memory
 from builder.formats.text.reader import read_bytes, read_text_table
 
@@ -54,36 +53,13 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
         ignored=("q0", "rank"),
         atof=atof,
     )
-    long = _long_values(file, text.table, text.lines)
+    long = long_arrow_cells(file, text.table, text.lines, ("topic", "tag", "doc"))
     if long:  # refused whole: a name that long would be the run's on every page
         return RunFile(None, text.findings + long)
     frame, findings = _frame(text.table, text.lines), list(text.findings)
     del text  # the parse's columns, now copied or shared by the frame
     release_read_memory(len(frame))
     return RunFile(frame, findings)
-
-
-def _long_values(file: str, read: pa.Table, lines: np.ndarray) -> list[Finding]:
-    """The lines whose topic or tag is longer than ``limits.name`` characters, or docno than
-    ``limits.field`` bytes (``builder.formats.long_values``): computed on the dictionaries of
-    the encoded columns, and on the rows only when some value is too long."""
-    limits = current_limits()
-    found: list[Finding] = []
-    for name, limit, length in (("topic", limits.name, pc.utf8_length),
-                                ("tag", limits.name, pc.utf8_length),
-                                ("doc", limits.field, pc.binary_length)):
-        column = read.column(name)
-        chunks = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
-                  for chunk in column.chunks]
-        if not any(len(c) and pc.max(length(c)).as_py() > limit for c in chunks):
-            continue
-        rows = np.concatenate([
-            length(chunk.dictionary).to_numpy(zero_copy_only=False)[
-                chunk.indices.to_numpy(zero_copy_only=False)]
-            if pa.types.is_dictionary(column.type)
-            else length(chunk).to_numpy(zero_copy_only=False) for chunk in column.chunks])
-        found += too_long(file, lines, rows, name)
-    return found
 
 
 def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
