@@ -28,13 +28,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import InputError
+from builder.formats.long_values import has_long_arrow_cells
 from builder.formats.source import check_utf8, map_input
 from builder.formats.text.fields import parse_fields, single_delimiter
 from builder.formats.trec.run import (
     CATEGORY,
+    LIMITED,
     RUN_FIELDS,
     categorical,
-    has_long_values,
     joined_numbers,
 )
 
@@ -69,7 +70,7 @@ def read_clean_run(path: Path) -> CleanRun | None:
             or any(_has_empty(read.column(name)) for name in RUN_FIELDS if name != "score")
             or any(pc.any(pc.starts_with(chunk.dictionary, "#")).as_py()
                    for chunk in topic.chunks)
-            or has_long_values(read)):
+            or has_long_arrow_cells(read, LIMITED)):
         return None
     table = pd.DataFrame({
         "topic": categorical(topic),

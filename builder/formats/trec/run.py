@@ -11,7 +11,6 @@ after the sixth are ignored, as trec_eval does (``get_trec_results.c``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,14 +20,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
-from builder.formats.limits import current_limits
-from builder.formats.long_values import too_long
+from builder.formats.long_values import long_arrow_cells
 from builder.formats.source import release_read_memory
 from builder.formats.text.reader import read_bytes, read_text_table
 
 RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
 RUN_COLUMNS = ["topic", "doc", "score", "tag", "line"]
 CATEGORY = pa.dictionary(pa.int32(), pa.string())
+LIMITED = ("topic", "tag", "doc")
+"""The columns whose length is limited (``builder.formats.long_values``): names and docno."""
 
 
 @dataclass
@@ -55,53 +55,13 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
         ignored=("q0", "rank"),
         atof=atof,
     )
-    long = _long_values(file, text.table, text.lines)
+    long = long_arrow_cells(file, text.table, text.lines, LIMITED)
     if long:  # refused whole: a name that long would be the run's on every page
         return RunFile(None, text.findings + long)
     frame, findings = _frame(text.table, text.lines), list(text.findings)
     del text  # the parse's columns, now copied or shared by the frame
     release_read_memory(len(frame))
     return RunFile(frame, findings)
-
-
-def _long_values(file: str, read: pa.Table, lines: np.ndarray) -> list[Finding]:
-    """The lines whose topic or tag is longer than ``limits.name`` characters, or docno than
-    ``limits.field`` bytes (``builder.formats.long_values``): computed on the dictionaries of
-    the encoded columns, and on the rows only when some value is too long."""
-    found: list[Finding] = []
-    for name, limit, length in _length_limits():
-        column = read.column(name)
-        if not _longer_than(column, limit, length):
-            continue
-        rows = np.concatenate([
-            length(chunk.dictionary).to_numpy(zero_copy_only=False)[
-                chunk.indices.to_numpy(zero_copy_only=False)]
-            if pa.types.is_dictionary(column.type)
-            else length(chunk).to_numpy(zero_copy_only=False) for chunk in column.chunks])
-        found += too_long(file, lines, rows, name)
-    return found
-
-
-def has_long_values(read: pa.Table) -> bool:
-    """Whether a topic or tag of ``read`` is longer than ``limits.name`` characters, or a
-    docno than ``limits.field`` bytes (``_long_values`` says on which lines)."""
-    return any(_longer_than(read.column(name), limit, length)
-               for name, limit, length in _length_limits())
-
-
-def _length_limits() -> tuple[tuple[str, int, Callable], ...]:
-    """(column, limit, length function) of the names and the docno."""
-    limits = current_limits()
-    return (("topic", limits.name, pc.utf8_length), ("tag", limits.name, pc.utf8_length),
-            ("doc", limits.field, pc.binary_length))
-
-
-def _longer_than(column: pa.ChunkedArray, limit: int, length: Callable) -> bool:
-    """Whether a value of ``column`` is longer than ``limit``: measured on the dictionaries of
-    an encoded column, so a clean file pays almost nothing."""
-    chunks = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
-              for chunk in column.chunks]
-    return any(len(c) and pc.max(length(c)).as_py() > limit for c in chunks)
 
 
 def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
