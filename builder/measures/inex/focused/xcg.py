@@ -35,22 +35,22 @@ computed them, has no public source there). What could be read:
   results out of the means unless given -e ("score empty result topics as 0"); here the
   task's -c (complete) plays -e.
 
-Chosen without a source we could read, from the definitions as remembered: the depth 1500
-of MAnxCG (the INEX run length; a run that stops early keeps its last xCG); MAep's
-normalisation by n rather than by the ranks that gain (an unreached relevant passage counts
-0, as in average precision) and its non-interpolated form (ep at 100 gain-recall points is
-not computed); i_ideal = n when the run's gain exceeds the ideal's total (the ideal's last
-rank); and nxCG[5] beside the ranks 10, 25 and 50 of the HiXEval paper's tables.
+Chosen without a source we could read (the tests hold the code to these readings): the depth
+1500 of MAnxCG (the INEX run length; a run that stops early keeps its last xCG); MAep's
+normalisation by n rather than by the ranks that gain (an unreached relevant passage counts 0,
+as in average precision) and its non-interpolated form (ep at 100 gain-recall points is not
+computed); i_ideal = n when the run's gain exceeds the ideal's total (the ideal's last rank);
+nxCG[5] beside the ranks 10, 25 and 50 of the HiXEval paper's tables; and the gains below.
 
-The gains. INEX 2005-2006 quantised exhaustivity and specificity of XML elements and built
-the ideal recall-base from them; on the highlighted passages of INEX 2007-style qrels (Kamps et
-al. 2008) we read the gains as INEX 2006 did once exhaustivity was dropped: a result's gain is
-its specificity, the share of its characters that are highlighted (rsize / size); the ideal
-recall-base is the highlighted passages, each fully specific (gain 1), so xCI[i] = min(i, n)
-and i_ideal = min(ceil(g), n). A result made of part of a highlighted passage is fully
-specific too, so a run that cuts one passage into pieces gains more than 1 from it and gr can
-exceed 1 (the near-miss problem the EPRUM paper points at). Written by hand: no maintained
-library computes the xCG family.
+The gains. INEX 2005-2006 quantised exhaustivity and specificity of XML elements and built the
+ideal recall-base from them; on the highlighted passages of INEX 2007-style qrels (Kamps et al.
+2008) we read the gains from specificity alone, as HiXEval (Pehcevski and Thom) does: a
+result's gain is its specificity, the share of its characters that are highlighted (rsize /
+size); the ideal recall-base is the highlighted passages, each fully specific (gain 1), so
+xCI[i] = min(i, n) and i_ideal = min(ceil(g), n). A result made of part of a highlighted
+passage is fully specific too, so a run that cuts one passage into pieces gains more than 1
+from it and gr can exceed 1 (the near-miss problem the EPRUM paper points at). Written by hand:
+no maintained library computes the xCG family.
 """
 
 from __future__ import annotations
