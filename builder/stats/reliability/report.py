@@ -125,8 +125,8 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
         from builder.stats.agreement import measure_agreement
 
         declared = {m.name: m for m in measures_of(kind.family)}
-        known = set(scores["measure"]) | {m.name for m in declared.values()
-                                          if m.per_topic in set(scores["measure"])}
+        scored = set(scores["measure"].unique())  # once: not per declared measure
+        known = scored | {m.name for m in declared.values() if m.per_topic in scored}
         measures = [m for m in dict.fromkeys(shown) if m in known]
         report.agreement = measure_agreement(scores, measures, declared)
     return report
