@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from builder.config.reliability import ReliabilityConfig
+from builder.stats.pools.selection import named_in
 
 UNJUDGED_AT = 10
 """The run pages' unjudged share is of each run's top 10."""
@@ -116,9 +117,9 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
         declared = REGISTRY.get((kind.family, official))
         chosen = set(chosen_runs(settings, scores, official, metadata,
                                  declared.higher_is_better if declared else True))
-        scores = scores[scores["run"].astype(str).isin(chosen)]
+        scores = scores[named_in(scores["run"], chosen)]
         if runs is not None:
-            runs = runs[runs["run"].astype(str).isin(chosen)]
+            runs = runs[named_in(runs["run"], chosen)]
     report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores)
     if settings.agreement and scores is not None and shown and len(shown) > 1:
         from builder.measures.registry import measures_of
