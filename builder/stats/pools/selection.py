@@ -42,9 +42,9 @@ def named_in(column: pd.Series, names: Collection[str]) -> np.ndarray:
     categorical column (a run table's ``run`` and ``topic``: a few hundred names over millions
     of rows) instead of once per row; a missing value is in no set of names."""
     if isinstance(column.dtype, pd.CategoricalDtype):
-        known = column.cat.categories.astype(str).isin(list(names)).to_numpy()
+        known = np.asarray(column.cat.categories.astype(str).isin(list(names)), bool)
         return np.append(known, False)[column.cat.codes.to_numpy()]  # code -1: missing
-    return column.astype(str).isin(list(names)).to_numpy()
+    return np.asarray(column.astype(str).isin(list(names)), bool)
 
 
 def teams_of(metadata: pd.DataFrame | None) -> dict[str, str]:
