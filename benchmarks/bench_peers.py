@@ -49,6 +49,9 @@ TREC_EVAL_MEASURES = ["ndcg_cut.10", "P.5", "bpref", "map"]
 they print as ``ndcg_cut_10``, ``P_5``, ``bpref``, ``map``, the names the values are compared by."""
 IR_MEASURES = {"nDCG@10": "ndcg_cut_10", "P@5": "P_5", "Bpref": "bpref", "AP": "map"}
 RANX = {"ndcg@10": "ndcg_cut_10", "precision@5": "P_5", "bpref": "bpref", "map": "map"}
+GNU_TIME = "/usr/bin/time"
+"""GNU time (Debian's ``time`` package), which prints the peak resident set of the program it
+runs."""
 TOLERANCE = 0.00005
 """Half the last decimal trec_eval prints: a value within it prints as trec_eval's."""
 
@@ -84,8 +87,12 @@ def ir_measures_values(qrels: Path, runs: list[Path]) -> Iterator[tuple[str, str
 
 
 def ranx_values(qrels: Path, runs: list[Path]) -> Iterator[tuple[str, str, str, float]]:
+    import warnings
+
+    from numba.core.errors import NumbaTypeSafetyWarning
     from ranx import Qrels, Run, evaluate
 
+    warnings.simplefilter("ignore", NumbaTypeSafetyWarning)  # of ranx's nDCG, on every run
     judged = Qrels.from_file(str(qrels), kind="trec")
     for path in runs:
         run = Run.from_file(str(path), kind="trec")
@@ -111,17 +118,23 @@ def run_peer(name: str, qrels: Path, out: Path, runs: list[Path]) -> None:
 def timed(commands: list[list[str]], environment: dict[str, str], out: Path
           ) -> tuple[float, float, float]:
     """Wall seconds, CPU seconds (user + system) and the largest peak resident set (MB) of
-    ``commands`` run one after another, the output of the ``i``-th in ``out / f"{i}.out"``."""
+    ``commands`` run one after another, the output of the ``i``-th in ``out / f"{i}.out"``.
+
+    The peak is GNU time's (``%M``): the resident set a process's ``wait4`` reports starts from
+    its parent's high-water mark (the child runs in the parent's memory until it calls
+    ``exec``), so this script, once it has read the runs, would lend every program its own
+    peak; GNU time is a small program, its children start from almost nothing."""
     out.mkdir(exist_ok=True)
     wall, cpu, peak = time.perf_counter(), 0.0, 0.0
     for index, command in enumerate(commands):
         with open(out / f"{index}.out", "w") as output:
-            process = subprocess.Popen(command, stdout=output, env=environment)
+            process = subprocess.Popen([GNU_TIME, "-f", "%M", "-o", str(out / f"{index}.kb"),
+                                        *command], stdout=output, env=environment)
             _, status, usage = os.wait4(process.pid, 0)
         if os.waitstatus_to_exitcode(status) != 0:
             raise SystemExit(f"failed: {' '.join(command[:6])} ...")
         cpu += usage.ru_utime + usage.ru_stime
-        peak = max(peak, usage.ru_maxrss / 1024)
+        peak = max(peak, int((out / f"{index}.kb").read_text().split()[-1]) / 1024)
     return time.perf_counter() - wall, cpu, peak
 
 
@@ -179,6 +192,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3,
                         help="rounds of the alternated series (default: %(default)s)")
     args = parser.parse_args()
+    if not Path(GNU_TIME).is_file():
+        raise SystemExit(f"{GNU_TIME} (GNU time, apt-get install time) measures peak memory")
     sys.path.insert(0, str(ROOT))
     from tests.oracle.official import build_trec_eval
 
