@@ -31,7 +31,6 @@ ratios mean much.
 from __future__ import annotations
 
 import argparse
-import gzip
 import os
 import shutil
 import statistics
@@ -172,18 +171,6 @@ def load() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
 
 
-def plain_copies(runs: list[Path], folder: Path) -> list[Path]:
-    """The run files decompressed into ``folder``, named by their run files' names."""
-    folder.mkdir()
-    plain = []
-    for path in runs:
-        target = folder / path.name.removesuffix(".gz")
-        with gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb") as source:
-            target.write_bytes(source.read())
-        plain.append(target)
-    return plain
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("campaign", nargs="?", default="trec_covid_round1",
@@ -195,7 +182,7 @@ def main() -> None:
     if not Path(GNU_TIME).is_file():
         raise SystemExit(f"{GNU_TIME} (GNU time, apt-get install time) measures peak memory")
     sys.path.insert(0, str(ROOT))
-    from tests.oracle.official import build_trec_eval
+    from tests.oracle.official import build_trec_eval, plain_copies
 
     folder = DATA / args.campaign
     qrels = next(path for path in sorted(folder.iterdir()) if "qrels" in path.name)
