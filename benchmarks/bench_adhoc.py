@@ -84,12 +84,11 @@ def pytrec(qrels_path: Path, run_paths: list[Path]) -> None:
 def trec_eval_10(qrels_path: Path, run_paths: list[Path]):
     """trec_eval 10.0 on every run (built and the runs decompressed before the clock starts);
     returns the timed work, or None when it cannot be built."""
-    import gzip
     import shutil
     import tempfile
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tests.oracle.official import build_trec_eval
+    from tests.oracle.official import build_trec_eval, plain_copies
 
     folder = Path(tempfile.mkdtemp(prefix="bench_trec_eval_"))
     try:
@@ -97,12 +96,7 @@ def trec_eval_10(qrels_path: Path, run_paths: list[Path]):
     except (FileNotFoundError, subprocess.CalledProcessError) as missing:
         print(f"trec_eval 10.0 not built: {missing}")
         return None
-    plain = []
-    for path in run_paths:
-        target = folder / path.name.removesuffix(".gz")
-        with gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb") as source:
-            target.write_bytes(source.read())
-        plain.append(target)
+    plain = plain_copies(run_paths, folder)
 
     def work() -> None:
         for path in plain:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import gzip
 import io
 import os
 import shutil
@@ -112,21 +111,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from tests.oracle.official import build_trec_eval
+    from tests.oracle.official import build_trec_eval, plain_copies
 
     folder = DATA / args.campaign
     qrels = next(p for p in sorted(folder.iterdir()) if "qrels" in p.name)
     gz_runs = sorted((folder / "runs").iterdir())
     work = Path(tempfile.mkdtemp(prefix="bench_cli_"))
     try:
-        plain = []
-        for path in gz_runs:
-            target = work / "runs" / path.name.removesuffix(".gz")
-            target.parent.mkdir(exist_ok=True)
-            opener = gzip.open if path.suffix == ".gz" else open
-            with opener(path, "rb") as source:
-                target.write_bytes(source.read())
-            plain.append(str(target))
+        plain = [str(path) for path in plain_copies(gz_runs, work / "runs")]
         lines = sum(Path(p).read_bytes().count(b"\n") for p in plain)
         binaries = {v: build_trec_eval(v, work / "tools") for v in ("9.0.8", "10.0")}
         appendix = [sys.executable, "-m", "builder", "evaluate", "-c", "-M", "1000",

@@ -6,6 +6,7 @@ trec_eval is compiled with ``make`` in a copy of its source (never inside the re
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import subprocess
@@ -23,6 +24,19 @@ def build_trec_eval(version: str, folder: Path) -> Path:
     shutil.copytree(source, copy)
     subprocess.run(["make", "-s", "-j2"], cwd=copy, check=True, capture_output=True)
     return copy / "trec_eval"
+
+
+def plain_copies(runs: list[Path], folder: Path) -> list[Path]:
+    """``runs`` decompressed into ``folder`` (trec_eval reads no gzip), each named as its file
+    without ``.gz``; a plain file is copied as it is."""
+    folder.mkdir(parents=True, exist_ok=True)
+    plain = []
+    for path in runs:
+        target = folder / path.name.removesuffix(".gz")
+        with gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb") as source:
+            target.write_bytes(source.read())
+        plain.append(target)
+    return plain
 
 
 TREC_EVAL_HISTORY = "APPENDIX_TREC_EVAL_GIT"

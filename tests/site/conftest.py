@@ -1,5 +1,5 @@
-"""Fixtures of the site tests: the demo site built once per session, the demo campaign's
-analyses (the render stage's input), one shared browser."""
+"""Fixtures of the site tests: the demo site built once for the whole run, the demo campaign's
+analyses (the render stage's input) once per worker, one shared browser per worker."""
 
 from __future__ import annotations
 
@@ -28,9 +28,11 @@ def site_of(config: Path) -> Callable[[Path], None]:
     return build
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def demo_analyses():
-    """The demo campaign's site spec and each task's analysis, as the render stage takes them."""
+    """The demo campaign's site spec and each task's analysis, as the render stage takes them:
+    made once per worker (the render stage only reads them; rendering them twice gives the
+    same bytes, ``tests/site/test_parallel_render.py``)."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
@@ -42,14 +44,15 @@ def demo_analyses():
 
 
 @pytest.fixture(scope="session")
-def demo_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo campaign's site, built by ``appendix build`` from the repository's config,
-    once for the whole run (``made_once``)."""
+def demo_site(stamped_demo_site: Path) -> Path:
+    """The demo campaign's site, built by ``appendix build`` from the repository's config: the
+    one build of the whole run that the golden site is compared with (``stamped_demo_site``,
+    ``tests/conftest.py``), rather than a second build of the same campaign that differs only
+    by its build date. Tests only read it (copy it to change it)."""
     if importlib.util.find_spec("builder.cli.commands.build") is None or not DEMO_CONFIG.is_file():
         missing("appendix build or site_config.yml is not there yet")
-    out = made_once(tmp_path_factory, "demo-site", site_of(DEMO_CONFIG)) / "site"
-    assert (out / "index.html").is_file()
-    return out
+    assert (stamped_demo_site / "index.html").is_file()
+    return stamped_demo_site
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 from builder.findings import Finding, FindingCode, InputError
@@ -34,6 +35,10 @@ QRELS_ALIASES: dict[str, tuple[str, ...]] = {
     "doc": RUN_ALIASES["doc"],
     "rel": ("rel", "relevance", "label", "score"),
 }
+PYTHON_WHITE_SPACE = r"[\t\n\v\f\r\x1c-\x1f\x85\p{Z}]"
+r"""Python's ``\s`` (the characters ``str.isspace`` holds: tabs and line ends, the four ASCII
+separators, NEL and the Unicode separators) written for Arrow's RE2, whose ``\s`` is ASCII
+white space only: the check runs over the whole column in Arrow, not once per row in Python."""
 RUN_NAME_COLUMNS = ("run", "tag", "name")
 """A column that names each row's run, when one table holds several runs."""
 
@@ -127,14 +132,15 @@ def _columns(table: pd.DataFrame, aliases: Mapping[str, tuple[str, ...]], label:
 def _text(column: pd.Series, label: str) -> pa.Array:
     """Topic or document identifiers as text, refused where empty or holding white space
     (the field would split in two): the row named."""
-    text = column.astype(str)
-    bad = (text.str.contains(r"\s", regex=True) | (text == "")).to_numpy()
-    if bad.any():
-        row = int(np.flatnonzero(bad)[0])
+    text = pa.array(column.astype(str).to_numpy(object), pa.string())
+    bad = pc.or_(pc.match_substring_regex(text, PYTHON_WHITE_SPACE),
+                 pc.equal(pc.binary_length(text), 0))
+    if pc.any(bad).as_py():
+        row = pc.index(bad, True).as_py()
         raise InputError.at(label, row + 1, FindingCode.SYNTAX,
-                            f"row {row}: {column.name} {text.iloc[row]!r} is empty or holds "
+                            f"row {row}: {column.name} {text[row].as_py()!r} is empty or holds "
                             "white space")
-    return pa.array(text.to_numpy(object), pa.string())
+    return text
 
 
 def _numbers(column: pd.Series) -> pa.Array:
