@@ -84,17 +84,18 @@ def leaderboard_columns(analysis: SiteTask) -> list[Column]:
 
 
 def leaderboard_table(analysis: SiteTask) -> Table:
-    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type and
-    its best-run-per-team view."""
+    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type, its
+    best-run-per-team view and its choice of a team whose runs stand out."""
     spec = analysis.spec
     columns = leaderboard_columns(analysis)
     headers = [c.header for c in columns]
     filtered = tuple(i for i, h in enumerate(headers) if h in ("Run", "Team", "Type"))
     controls = TableControls(
-        noun="runs", filter_columns=filtered,
+        noun="runs", noun_one="run", filter_columns=filtered,
         filter_label="Filter by " + _either([headers[i].lower() for i in filtered]),
         group_column=headers.index("Team") if "Team" in headers else None,
-        group_label="Only each team's best run", sticky_columns=2)
+        group_label="Only each team's best run", highlight_label="Highlight a team",
+        sticky_columns=2)
     rows = [list(row) for row in zip(*(c.cells for c in columns))]
     return Table(f"leaderboard-{spec.id}",
                  f"{spec.title}: runs ranked by {analysis.label(spec.official_measure)}",

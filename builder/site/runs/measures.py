@@ -132,9 +132,12 @@ class TopicViews:
                        for v in self.views}
         self.best = {v.measure: analysis.best[v.measure].reindex(topics).to_numpy(float)
                      for v in self.views}
+        self.worst = {v.measure: analysis.worst[v.measure].reindex(topics).to_numpy(float)
+                      for v in self.views}
         self.links = [Cell(topic, href=topic_page(analysis.spec.id, analysis.topic_slugs[topic]))
                       for topic in topics]
-        self.reference = {v.measure: (numbers(self.median[v.measure]),
+        self.reference = {v.measure: (numbers(self.worst[v.measure]),
+                                      numbers(self.median[v.measure]),
                                       numbers(self.best[v.measure])) for v in self.views}
 
     def tables(self, index: int) -> list[Table]:
@@ -147,12 +150,13 @@ class TopicViews:
         for number_, view in enumerate(self.views):
             m = view.measure
             values = self.values[m][index]
-            median, best = self.reference[m]
-            columns = [numbers(values, m), median, best,
+            worst, median, best = self.reference[m]
+            columns = [numbers(values, m), worst, median, best,
                        signed_numbers(values - self.median[m])]
             label = view.label
-            header = ["Topic", label, f"Median {label}", f"Best {label}", f"{label} minus median"]
-            official = ["", m, f"Median {m}", f"Best {m}", f"{m} minus median"]
+            header = ["Topic", label, f"Worst {label}", f"Median {label}", f"Best {label}",
+                      f"{label} minus median"]
+            official = ["", m, f"Worst {m}", f"Median {m}", f"Best {m}", f"{m} minus median"]
             if number_ == 0:
                 columns += counts
                 header += [label for _, label in self.counts]
@@ -163,7 +167,12 @@ class TopicViews:
         return tables
 
     def figures(self, run: str, index: int) -> list[Figure]:
-        """The difference-from-median chart of each view for the run at ``index``."""
-        return [plots.difference_from_median(
-                    run, self.analysis.topics, self.values[v.measure][index] - self.median[v.measure],
-                    v.label, v.figure) for v in self.views]
+        """The difference-from-median chart of each view for the run at ``index``, with the
+        task's worst and best per topic as marks on the same scale."""
+        figures = []
+        for v in self.views:
+            median = self.median[v.measure]
+            figures.append(plots.difference_from_median(
+                run, self.analysis.topics, self.values[v.measure][index] - median, v.label,
+                v.figure, worst=self.worst[v.measure] - median, best=self.best[v.measure] - median))
+        return figures
