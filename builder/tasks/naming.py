@@ -35,20 +35,39 @@ def name_runs(
     """Each run's name and naming findings, in file order.
 
     By ``tag`` (the default), the name is the run tag (column ``tag``: TREC column 6, the FOL
-    run id) when the file has exactly one, else the file name; by ``file``, always the file
-    name. A name an earlier file took is an error on the later one.
+    run id) when the file has exactly one, else the file's name (``file_run_name``); by
+    ``file``, always the file's name. A name an earlier file took is an error on the later one.
     """
     named: list[tuple[str, list[Finding]]] = []
     owner: dict[str, str] = {}
     for path, table in zip(paths, tables):
         tags = table["tag"].unique() if by == "tag" and table is not None and len(table) else []
-        name = str(tags[0]) if len(tags) == 1 else Path(path).name
+        name = str(tags[0]) if len(tags) == 1 else file_run_name(path)
         if name in owner:
             named.append((name, [name_taken(path, name, owner[name], by)]))
         else:
             owner[name] = str(path)
             named.append((name, []))
     return named
+
+
+RUN_SUFFIXES = (".run", ".txt", ".res")
+"""Extensions that only say a file holds a run (``bert_inex_converted.run``): not part of the
+run's name. Any other is (``input.BBGhelani1``, as TREC named the files it received)."""
+COMPRESSED_SUFFIXES = (".gz",)
+
+
+def file_run_name(path: Path | str) -> str:
+    """A run's name from its file: the file name without its compression suffix and without
+    an extension that only says it is a run (``RUN_SUFFIXES``), so that a leaderboard shows
+    ``bert_inex_converted`` rather than ``bert_inex_converted.run``; the whole file name when
+    nothing else is left (``.run``)."""
+    name = Path(path).name
+    for suffixes in (COMPRESSED_SUFFIXES, RUN_SUFFIXES):
+        stem, dot, extension = name.rpartition(".")
+        if stem and f"{dot}{extension}".lower() in suffixes:
+            name = stem
+    return name
 
 
 def name_taken(path: Path | str, name: str, owner: Path | str, by: RunNames = "tag") -> Finding:
