@@ -128,7 +128,7 @@ def test_ipcs_run_page_shows_eprum_when_the_task_enables_it(ipcs_site: Path, sha
     """``eprum_model: tree`` in the example: the run page's EPRUM table holds the means that
     ``appendix evaluate --task eprum --model tree`` prints for the run."""
     # The example names its runs by file name (both carry one tag).
-    page = (ipcs_site / "focused" / "runs" / "bert_inex_converted.run.html").read_text()
+    page = (ipcs_site / "focused" / "runs" / "bert_inex_converted.html").read_text()
     assert 'id="eprum-heading"' in page
     assert 'id="figure-eprum"' in page
     rows = {row[0]: row[1] for row in _table_rows(page, "eprum")}
