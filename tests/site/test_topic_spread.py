@@ -132,3 +132,22 @@ def test_topic_pages_give_worst_median_and_best(site: Path, spread) -> None:
             shown = re.search(rf"<dt>{name} MAP</dt>\s*<dd>([0-9.]+)</dd>", text)
             assert shown is not None, (topic, name)
             assert _close(shown.group(1), value), (topic, name, shown.group(1))
+
+
+def test_on_a_phone_the_marks_turn_with_the_bars(demo_site: Path, visit) -> None:
+    """The demo's 25 topics do not fit a small phone's width (320 px) as named columns: the
+    chart is drawn as horizontal bars, and the worst and best marks turn with them (drawn
+    across each bar), every topic named."""
+    seen = visit(demo_site / "adhoc" / "runs" / "lakeLTR.html", viewport=(320, 640))
+    page = seen.page
+    page.wait_for_selector("#figure-difference-from-median svg.main-svg")
+    traces = page.evaluate("""() => document.getElementById('figure-difference-from-median')
+        .data.map(t => [t.name, t.orientation || '', (t.marker || {}).symbol || '', t.y.length,
+                        t.x.length])""")
+    topics = traces[0][3]  # the topics, on the turned bars' y axis
+    assert traces[0][:2] == ["this run minus median", "h"] and topics == 25
+    assert sorted(t[0] for t in traces[1:]) == ["task best minus median",
+                                                "task worst minus median"]
+    assert all(t[2] == "line-ns-open" and t[3] == t[4] == topics for t in traces[1:])
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert seen.console_errors == []
