@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from builder.config.schema import SiteSpec
 from builder.contract import StageProgress
-from builder.findings import sort_findings
+from builder.findings import counted, sort_findings
 from builder.formats.limits import use_limits
 from builder.pipeline.incremental import evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
@@ -171,7 +171,7 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         for repair in recover(output):
             progress.say(repair)
         check_replaceable(output)
-        stage.detail = f"{len(site.tasks)} task(s) -> {output.name}/"
+        stage.detail = f"{counted(len(site.tasks), 'task')} -> {output.name}/"
         held = held.pop_all()
     with held, use_limits(site.config.limits):  # the config's limits for every later read
         return _build_stages(site, output, strict, progress, when, start, team, scale, cache)
@@ -292,17 +292,24 @@ def _cannot_write(output: Path, error: OSError) -> str:
             "site, if any, is unchanged")
 
 
+REJECTED_NAMED = 10
+"""Rejected runs the validate stage's line names; the site's Rejected runs list them all."""
+
+
 def _check_rejected(inputs: list[TaskInputs], strict: bool, progress: Progress,
                     stage: Progress) -> None:
-    """Print the tasks' input findings and count the rejected runs; ``--strict``: stop when
-    any was rejected."""
+    """Print the tasks' input findings and count the rejected runs, naming them (the task's
+    id first when the site has several tasks); ``--strict``: stop when any was rejected."""
     for finding in sort_findings(f for i in inputs for f in i.findings):
         progress.say(finding.format(), logging.WARNING)
-    rejected = sum(len(i.rejected) for i in inputs)
-    stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {rejected} rejected"
-    if strict and rejected:
-        raise StrictError(f"{rejected} run(s) rejected (--strict): "
-                          + ", ".join(r.name for i in inputs for r in i.rejected))
+    named = [r.name if len(inputs) == 1 else f"{i.spec.id}/{r.name}"
+             for i in inputs for r in i.rejected]
+    names = ": " + ", ".join(named[:REJECTED_NAMED]) if named else ""
+    if len(named) > REJECTED_NAMED:
+        names += f" and {len(named) - REJECTED_NAMED} more (the site lists them)"
+    stage.detail = f"{sum(len(i.accepted) for i in inputs)} accepted, {len(named)} rejected{names}"
+    if strict and named:
+        raise StrictError(f"{counted(len(named), 'run')} rejected (--strict): " + ", ".join(named))
 
 
 def _with_site_url(site: SiteSpec, url: str) -> SiteSpec:

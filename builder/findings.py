@@ -82,6 +82,9 @@ class Finding:
     severity: Severity
     code: FindingCode
     message: str
+    count: int = 1
+    """How many problems it stands for: one, or for a finding that counts the offending lines
+    not listed one by one (``20 more lines``), their number. Counts of errors add these."""
 
     def __post_init__(self) -> None:
         # A code outside the vocabulary (or a message given where the code goes) fails where
@@ -91,6 +94,17 @@ class Finding:
     def format(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
         return f"{where}: {self.severity}: {self.message}"
+
+
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``1 error``, ``3 errors``: a count and its noun, singular or plural as the count asks."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def problem_count(findings: Iterable[Finding], severity: Severity) -> int:
+    """How many problems of ``severity`` the findings stand for, each counted finding
+    (``20 more lines``) as many as it counts."""
+    return sum(f.count for f in findings if f.severity == severity)
 
 
 def has_error(findings: Iterable[Finding]) -> bool:

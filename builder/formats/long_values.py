@@ -14,7 +14,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, counted
 from builder.formats.limits import current_limits, size_text
 
 MAX_LISTED = 20
@@ -36,8 +36,9 @@ def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> li
     found = [Finding(file, int(lines[i]), "error", FindingCode.TOO_LARGE, message)
              for i in bad[:MAX_LISTED]]
     if len(bad) > MAX_LISTED:
+        more = len(bad) - MAX_LISTED
         found.append(Finding(file, None, "error", FindingCode.TOO_LARGE,
-                             f"{message}: {len(bad) - MAX_LISTED} more lines"))
+                             f"{message}: {counted(more, 'more line')}", more))
     return found
 
 

@@ -1,9 +1,10 @@
 """The analyse stage: from a task's long score table to the wide views the pages read.
 
 Everything here is computed over all runs and topics at once: the summary per run, the
-per-topic values, per topic the median and best over the task's runs (the reference lines of
-the TREC appendix pages), and the significance tests between every pair of runs. Nothing here
-knows about pages: where each view is drawn, and under which file name, is the site's affair.
+per-topic values, per topic the worst, median and best over the task's runs (the reference
+lines of the TREC appendix pages), and the significance tests between every pair of runs.
+Nothing here knows about pages: where each view is drawn, and under which file name, is the
+site's affair.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ class TaskAnalysis:
 
     runs: accepted runs, best first by the official measure (ties by name).
     summary: run x measure, the ``all`` rows. per_topic: (run, topic) x measure.
-    median, best: topic x measure over the runs (best = max, or min where lower is better).
+    median, best, worst: topic x measure over the runs (best = max and worst = min, the other
+    way round where lower is better).
     metadata: per run, its row of the run metadata; topic_text: per topic, its topic file row.
     extras: the kind's extra tables (``pr_points`` for ad hoc ...).
     summary_median, summary_best: per measure, the median and best of the runs' summaries.
@@ -50,6 +52,7 @@ class TaskAnalysis:
     per_topic: pd.DataFrame
     median: pd.DataFrame
     best: pd.DataFrame
+    worst: pd.DataFrame
     metadata: dict[str, dict[str, str]]
     topic_text: dict[str, dict[str, str]]
     extras: Mapping[str, Any] = field(default_factory=dict)
@@ -108,10 +111,10 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     topics = topic_order(per_topic.index.get_level_values("topic"))
     by_topic = per_topic.groupby(level="topic")
     median = by_topic.median()
-    best = by_topic.max()
+    best, worst = by_topic.max(), by_topic.min()
     summary_median, summary_best = summary.median(), summary.max()
     for measure in lower_is_better & set(best.columns):
-        best[measure] = by_topic[measure].min()
+        best[measure], worst[measure] = by_topic[measure].min(), by_topic[measure].max()
         summary_best[measure] = summary[measure].min()
     official = spec.official_measure
     ascending = official in lower_is_better
@@ -128,7 +131,7 @@ def analyse(result: TaskResult) -> TaskAnalysis:
     topic_text = {str(row["topic"]): row for row in inputs.topics.to_dict("records")}
     analysis = TaskAnalysis(
         result=result, runs=runs, topics=topics, summary=summary, per_topic=per_topic,
-        median=median, best=best, metadata=metadata, topic_text=topic_text,
+        median=median, best=best, worst=worst, metadata=metadata, topic_text=topic_text,
         extras=result.evaluation.extras if result.evaluation else {},
         summary_median=summary_median, summary_best=summary_best,
         judgements=judgement_counts(inputs.qrels), ranks=ranks,

@@ -111,7 +111,7 @@ class SiteTask(TaskAnalysis):
 
     run_slugs: the file name of each run's pages; read_slugs: of each read's validation page
     (a second file claiming a taken run name gets its own); topic_slugs: of each topic's page;
-    submitted: each run's submitted file.
+    submitted: each run's submitted file; metadata_paths: the run metadata's paths.
     """
 
     run_slugs: dict[str, str] = field(default_factory=dict)
@@ -120,6 +120,9 @@ class SiteTask(TaskAnalysis):
     submitted: dict[str, dict[str, str]] = field(default_factory=dict)
     """Run -> its submitted file: name, SHA-256 as the manifest records it and, when
     published (``publish_inputs``), ``href`` from the site root (``submitted_files``)."""
+    metadata_paths: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Run metadata value that is a path -> its text and its link from the site root ("" when
+    not published): ``builder.site.runs.metadata.metadata_paths``."""
 
     @classmethod
     def of(cls, analysis: TaskAnalysis) -> SiteTask:

@@ -18,6 +18,7 @@ from builder.site.models import Figure
 RUN_COLOUR = "#1f4e9c"
 MEDIAN_COLOUR = "#5c5c5c"
 BEST_COLOUR = "#0b6e35"
+WORST_COLOUR = "#8a4f00"
 NEGATIVE_COLOUR = "#a1261b"
 
 _AXIS = {"gridcolor": "#dddddd", "zerolinecolor": "#999999", "color": "#222222"}
@@ -159,17 +160,30 @@ def values_at_cutoffs(figure_id: str, run: str, cutoffs: Sequence[int], values: 
 
 def difference_from_median(run: str, topics: Sequence[str], difference: Sequence[float],
                            measure_label: str,
-                           figure_id: str = "figure-difference-from-median") -> Figure:
-    """One bar per topic: the run's value minus the task's median, on a -1 .. 1 axis."""
+                           figure_id: str = "figure-difference-from-median", *,
+                           worst: Sequence[float] = (), best: Sequence[float] = ()) -> Figure:
+    """One bar per topic: the run's value minus the task's median, on a -1 .. 1 axis; with
+    ``worst`` and ``best`` (the task's worst and best minus its median, per topic) a mark each
+    per topic, so that a bar reads against the spread of the runs on its topic, as the per-topic
+    figures of the TREC appendices show the worst, median and best."""
     rounded = _round(difference)
     colours = [NEGATIVE_COLOUR if (v or 0) < 0 else RUN_COLOUR for v in rounded]
-    data = [{"type": "bar", "name": "difference from median", "x": list(topics), "y": rounded,
+    data = [{"type": "bar", "name": "this run minus median", "x": list(topics), "y": rounded,
              "marker": {"color": colours}}]
-    layout = _layout("Topic", f"{measure_label} minus median", showlegend=False)
+    for name, values, colour in (("task best minus median", best, BEST_COLOUR),
+                                 ("task worst minus median", worst, WORST_COLOUR)):
+        if len(values):
+            data.append({"type": "scatter", "mode": "markers", "name": name,
+                         "x": list(topics), "y": _round(values),
+                         "marker": {"color": colour, "symbol": "line-ew-open", "size": 10,
+                                    "line": {"width": 2, "color": colour}}})
+    layout = _layout("Topic", f"{measure_label} minus median", showlegend=len(data) > 1)
     layout["xaxis"].update({"type": "category", "automargin": True})
     layout["yaxis"]["range"] = [-1, 1]
+    spread = ", with the task's worst and best on each topic as marks" if len(data) > 1 else ""
     label = (f"Bar chart: difference between run {run}'s {measure_label} and the median "
-             f"{measure_label} of all runs, per topic; the values are in the per-topic table.")
+             f"{measure_label} of all runs, per topic{spread}; the values are in the per-topic "
+             f"table.")
     return Figure(figure_id, label, data, layout)
 
 

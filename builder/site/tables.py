@@ -34,19 +34,25 @@ class Cell(NamedTuple):
 class TableControls:
     """What ``assets/tables.js`` adds to a table on the page: sorting by any column (numbers
     as numbers), a filter box over ``filter_columns``, a "best per group" view (the first row
-    of each value of ``group_column``: the table comes best first) and the row named in the
-    URL (``#run=NAME``, matched against the row headers) highlighted. The header row and the
+    of each value of ``group_column``: the table comes best first), a group's rows highlighted
+    and the row named in the URL (``#run=NAME``, matched against the row headers) highlighted;
+    the sort, filter, group view and highlighted group are kept in the URL's fragment. The header row and the
     row-header columns stay in view while the table scrolls.
 
     Without JavaScript the table is a plain table; the controls are made by the script.
     """
 
     noun: str = "rows"
-    """What a row is, for the filter's label and its count ("12 of 143 runs shown")."""
+    """What rows are, for the filter's label and its count ("12 of 143 runs shown")."""
+    noun_one: str = "row"
+    """What one row is ("1 of 1 run shown")."""
     filter_columns: tuple[int, ...] = ()
     filter_label: str = "Filter"
     group_column: int | None = None
     group_label: str = ""
+    highlight_label: str = ""
+    """When given (with ``group_column``), a choice of a group whose rows stand out (a team's
+    runs on the leaderboard), labelled so."""
     sticky_columns: int = 1
     """How many leading columns stay in view when the table scrolls sideways (1 or 2)."""
 

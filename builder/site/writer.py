@@ -32,6 +32,7 @@ from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
+from builder.site.runs.metadata import metadata_paths
 from builder.site.web import write_web_files
 from builder.version import __version__
 
@@ -92,7 +93,8 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     env = environment()
     files = {a.spec.id: task_downloads(a, site) for a in analyses}
     inputs = input_records(site)  # every input hashed once: the manifest, the run pages
-    analyses = [replace(a, submitted=submitted_files(a, files[a.spec.id], inputs))
+    analyses = [replace(a, submitted=submitted_files(a, files[a.spec.id], inputs),
+                        metadata_paths=metadata_paths(a, files[a.spec.id], site))
                 for a in analyses]
     build = SiteBuild(site, analyses, out)
     count = run_jobs(_jobs(build, files, inputs, env, context, when), processes)

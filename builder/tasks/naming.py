@@ -35,8 +35,8 @@ def name_runs(
     """Each run's name and naming findings, in file order.
 
     By ``tag`` (the default), the name is the run tag (column ``tag``: TREC column 6, the FOL
-    run id) when the file has exactly one, else the file name; by ``file``, always the file
-    name. A name an earlier file took is an error on the later one.
+    run id) when the file has exactly one, else the file's name (``file_run_name``); by
+    ``file``, always the file's name. A name an earlier file took is an error on the later one.
     """
     named: list[tuple[str, list[Finding]]] = []
     owner: dict[str, str] = {}
@@ -51,9 +51,28 @@ def name_runs(
     return named
 
 
+RUN_SUFFIXES = (".run", ".txt", ".res")
+"""Extensions that only say a file holds a run (``bert_inex_converted.run``): not part of the
+run's name. Any other is (``input.BBGhelani1``, as TREC named the files it received)."""
+COMPRESSED_SUFFIXES = (".gz",)
+
+
+def file_run_name(path: Path | str) -> str:
+    """A run's name from its file: the file name without its compression suffix and without
+    an extension that only says it is a run (``RUN_SUFFIXES``), so that a leaderboard shows
+    ``bert_inex_converted`` rather than ``bert_inex_converted.run``; the whole file name when
+    nothing else is left (``.run``)."""
+    name = Path(path).name
+    for suffixes in (COMPRESSED_SUFFIXES, RUN_SUFFIXES):
+        stem, dot, extension = name.rpartition(".")
+        if stem and f"{dot}{extension}".lower() in suffixes:
+            name = stem
+    return name
+
+
 def run_name(path: Path | str, tags: Sequence[str], by: RunNames = "tag") -> str:
     """A run's name by ``name_runs``' rule, from the distinct ``tags`` of its file."""
-    return str(tags[0]) if by == "tag" and len(tags) == 1 else Path(path).name
+    return str(tags[0]) if by == "tag" and len(tags) == 1 else file_run_name(path)
 
 
 def name_taken(path: Path | str, name: str, owner: Path | str, by: RunNames = "tag") -> Finding:

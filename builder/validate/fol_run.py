@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, counted
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.measures.inex.overlap import first_overlaps
 
@@ -91,7 +91,7 @@ def _capped(label: str, lines: np.ndarray, code: FindingCode, messages: list[str
     if len(lines) > MAX_LINE_FINDINGS:
         rest = len(lines) - MAX_LINE_FINDINGS
         found.append(Finding(label, None, severity, code,  # type: ignore[arg-type]
-                             f"{rest} more lines like line {int(lines[0])}"))
+                             f"{counted(rest, 'more line')} like line {int(lines[0])}", rest))
     return found
 
 
@@ -148,7 +148,8 @@ def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Findin
                 f"(topic {topics[i]}, article {files[i]})")
         for second, first, i in pairs[:20]
     ] + ([Finding(label, None, "error", FindingCode.OVERLAP,
-                  f"{len(pairs) - 20} more overlapping passages")] if len(pairs) > 20 else [])
+                  f"{counted(len(pairs) - 20, 'more overlapping passage')}", len(pairs) - 20)]
+         if len(pairs) > 20 else [])
 
 
 def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Finding]:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, counted
 from builder.validate.fol_run import topic_epochs
 
 MAX_LINE_FINDINGS = 20
@@ -77,6 +77,7 @@ def _capped(label: str, lines: np.ndarray, code: FindingCode, message: Callable[
     found = [Finding(label, int(lines[i]), "error", code, message(i)) for i in order]
     if len(lines) > MAX_LINE_FINDINGS:
         rule = message(0).split(" in topic")[0]
-        found.append(Finding(label, None, "error", code,
-                             f"{rule}: {len(lines) - MAX_LINE_FINDINGS} more lines"))
+        more = len(lines) - MAX_LINE_FINDINGS
+        found.append(Finding(label, None, "error", code, f"{rule}: {counted(more, 'more line')}",
+                             more))
     return found

@@ -46,7 +46,15 @@ window.AppendixFigures = (function () {
     var names = trace.x;
     if (trace.type !== "bar" || names.length * LABEL_PX <= width) { return false; }
     var xaxis = figure.layout.xaxis, yaxis = figure.layout.yaxis;
-    figure.data = [Object.assign({}, trace, { x: trace.y, y: names, orientation: "h" })];
+    // Every trace turns: the bars and a run page's worst and best marks, drawn across the bars
+    figure.data = figure.data.map(function (t) {
+      var turned = Object.assign({}, t, { x: t.y, y: t.x });
+      if (t.type === "bar") { turned.orientation = "h"; }
+      if (t.marker && t.marker.symbol === "line-ew-open") {
+        turned.marker = Object.assign({}, t.marker, { symbol: "line-ns-open" });
+      }
+      return turned;
+    });
     figure.layout.xaxis = Object.assign({}, yaxis, { automargin: true });
     figure.layout.yaxis = Object.assign({}, xaxis, {
       type: "category", autorange: "reversed", tickangle: 0, dtick: 1, automargin: true,

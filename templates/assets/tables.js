@@ -1,5 +1,9 @@
 // Tables with controls (a leaderboard): sort by any column, filter the rows, show each group's
-// first row only, and highlight the row named in the URL (index.html#run=NAME).
+// first row only, highlight a group's rows (a team's runs) and the row named in the URL
+// (index.html#run=NAME). The sort, filter, group view and highlighted group are kept in the
+// URL's fragment (#sort=Team&order=asc&filter=uog&team=sabir&best=1), so that a link or a
+// bookmark shows the same view and the back button steps back through the reader's changes; a
+// fragment, not a query, because a page opened from file:// keeps its fragment everywhere.
 // The page works without this script: the table is a plain table, best first.
 (function () {
   "use strict";
@@ -43,28 +47,63 @@
     return values;
   }
 
-  function enhance(wrap) {
+  // The fragment with ``changes`` applied (an empty value removes its key), other keys kept in
+  // their order, so that the run a run page pointed at stays highlighted.
+  function withChanges(changes) {
+    var values = fragment();
+    Object.keys(changes).forEach(function (key) { values[key] = changes[key]; });
+    return Object.keys(values).filter(function (key) { return values[key] !== ""; })
+      .map(function (key) { return key + "=" + encodeURIComponent(values[key]); }).join("&");
+  }
+
+  // A change of the view: a new entry of the history (the back button undoes it), or, while
+  // the reader types a filter, the current entry rewritten (one entry per word, not per key).
+  function record(changes, replace) {
+    var hash = withChanges(changes);
+    if (hash === location.hash.replace(/^#/, "")) { return; }
+    if (replace && history.replaceState) {
+      history.replaceState(history.state, "", hash ? "#" + hash : location.pathname + location.search);
+    } else {
+      location.hash = hash;
+    }
+  }
+
+  function enhance(wrap, prefix) {
     var table = wrap.querySelector("table");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
+    var names = headers.map(function (th) { return th.textContent.trim(); });
     var noun = wrap.getAttribute("data-noun") || "rows";
+    var nounOne = wrap.getAttribute("data-noun-one") || "row";
     var filterColumns = columnsOf(wrap.getAttribute("data-filter-columns"));
     var groupAttr = wrap.getAttribute("data-group-column");
     var groupColumn = groupAttr === null ? null : Number(groupAttr);
+    var highlightLabel = wrap.getAttribute("data-highlight-label");
     var rowHeader = Number(wrap.getAttribute("data-row-header") || "0");
     var id = table.id || "table-" + (counter += 1);
     var state = { column: 0, descending: false };
+    // The fragment's keys of this table: plain on a page of one such table, else named after
+    // the table (a home page of several tasks sorts each leaderboard on its own).
+    var keys = {};
+    ["sort", "order", "filter", "best", "team"].forEach(function (key) {
+      keys[key] = prefix ? id + "." + key : key;
+    });
 
     rows.forEach(function (row, i) { row.setAttribute("data-order", String(i)); });
 
-    // The first row of each group in the table's own order (best first).
+    // The first row of each group in the table's own order (best first), and the groups.
     var firstOfGroup = {};
+    var groups = [];
     if (groupColumn !== null) {
       rows.forEach(function (row) {
         var group = cellText(row, groupColumn);
-        if (group && !(group in firstOfGroup)) { firstOfGroup[group] = row; }
+        if (group && !(group in firstOfGroup)) {
+          firstOfGroup[group] = row;
+          groups.push(group);
+        }
       });
+      groups.sort(function (a, b) { return a.toLowerCase().localeCompare(b.toLowerCase()); });
     }
 
     // Controls, before the scrolling region.
@@ -91,15 +130,31 @@
       groupLabel.appendChild(document.createTextNode(" " + wrap.getAttribute("data-group-label")));
       controls.appendChild(groupLabel);
     }
+    var chosen = null;
+    if (groupColumn !== null && highlightLabel && groups.length > 1) {
+      var chooseLabel = document.createElement("label");
+      chooseLabel.setAttribute("for", id + "-highlight");
+      chooseLabel.textContent = highlightLabel + " ";
+      chosen = document.createElement("select");
+      chosen.id = id + "-highlight";
+      chosen.setAttribute("aria-controls", id);
+      chosen.appendChild(new Option("none", ""));
+      groups.forEach(function (name) { chosen.appendChild(new Option(name, name)); });
+      chooseLabel.appendChild(chosen);
+      controls.appendChild(chooseLabel);
+    }
     var status = document.createElement("p");
     status.className = "table-status";
     status.setAttribute("role", "status");
     controls.appendChild(status);
     wrap.parentNode.insertBefore(controls, wrap);
 
+    function count(n) { return n + " " + (n === 1 ? nounOne : noun); }
+
     function update() {
       var words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
-      var shown = 0;
+      var team = chosen ? chosen.value : "";
+      var shown = 0, marked = 0, markedShown = 0;
       rows.forEach(function (row) {
         var text = filterColumns.map(function (c) { return cellText(row, c); }).join(" ").toLowerCase();
         var visible = words.every(function (word) { return text.indexOf(word) >= 0; });
@@ -107,10 +162,19 @@
           var name = cellText(row, groupColumn);
           visible = !name || firstOfGroup[name] === row;
         }
+        var mark = team !== "" && cellText(row, groupColumn) === team;
         row.hidden = !visible;
+        row.classList.toggle("team-highlight", mark);
         shown += visible ? 1 : 0;
+        marked += mark ? 1 : 0;
+        markedShown += mark && visible ? 1 : 0;
       });
-      status.textContent = shown + " of " + rows.length + " " + noun + " shown";
+      var said = shown + " of " + count(rows.length) + " shown";
+      if (team !== "") {
+        said += "; " + (markedShown === marked ? count(marked) : markedShown + " of " + count(marked)) +
+          " of " + team + (marked === 1 ? " is" : " are") + " highlighted";
+      }
+      status.textContent = said;
     }
 
     function sortBy(column, descending) {
@@ -156,10 +220,17 @@
         // Sorted already: reverse. Otherwise numbers highest first, text A to Z.
         var descending = state.column === index ? !state.descending : isNumeric(rows, index);
         sortBy(index, descending);
+        // The table's own order (by rank, first column ascending) is no key at all.
+        var plain = index === 0 && !descending;
+        var changes = {};
+        changes[keys.sort] = plain ? "" : names[index];
+        changes[keys.order] = plain ? "" : (descending ? "desc" : "asc");
+        record(changes, false);
       });
     });
     headers[0].setAttribute("aria-sort", "ascending");  // the table comes in rank order
 
+    var shownRun;
     function highlight() {
       var wanted = fragment().run;
       var found = null;
@@ -178,16 +249,58 @@
         if (group) { group.checked = false; }
         update();
       }
-      if (found) { found.scrollIntoView({ block: "center" }); }
+      // Scrolled to once when named, not again at each change of the view.
+      if (found && wanted !== shownRun) { found.scrollIntoView({ block: "center" }); }
+      shownRun = wanted;
     }
 
-    filter.addEventListener("input", update);
-    if (group) { group.addEventListener("change", update); }
-    window.addEventListener("hashchange", highlight);
-    update();
-    highlight();
+    // The view the fragment describes (on load, on the back button, on a link followed).
+    function restore() {
+      var values = fragment();
+      var column = names.indexOf(values[keys.sort] || "");
+      if (column >= 0) {
+        sortBy(column, values[keys.order] !== "asc");
+      } else if (state.column !== 0 || state.descending) {
+        sortBy(0, false);
+      }
+      // A filter being typed keeps its spaces: only a different one is replaced.
+      var words = values[keys.filter] || "";
+      if (filter.value.trim() !== words) { filter.value = words; }
+      if (group) { group.checked = values[keys.best] === "1"; }
+      if (chosen) {
+        var team = values[keys.team] || "";
+        chosen.value = groups.indexOf(team) >= 0 ? team : "";
+      }
+      update();
+      highlight();
+    }
+
+    filter.addEventListener("input", function () {
+      update();
+      var changes = {};
+      changes[keys.filter] = filter.value.trim();
+      record(changes, true);
+    });
+    if (group) {
+      group.addEventListener("change", function () {
+        update();
+        var changes = {};
+        changes[keys.best] = group.checked ? "1" : "";
+        record(changes, false);
+      });
+    }
+    if (chosen) {
+      chosen.addEventListener("change", function () {
+        update();
+        var changes = {};
+        changes[keys.team] = chosen.value;
+        record(changes, false);
+      });
+    }
+    window.addEventListener("hashchange", restore);
+    restore();
   }
 
   var wraps = document.querySelectorAll("[data-table-controls]");
-  for (var i = 0; i < wraps.length; i += 1) { enhance(wraps[i]); }
+  for (var i = 0; i < wraps.length; i += 1) { enhance(wraps[i], wraps.length > 1); }
 })();

@@ -60,11 +60,12 @@ def test_each_run_beyond_a_limit_is_rejected_alone_and_the_rest_published(limite
     assert leaderboard_runs(home) == ["good"]
     reasons = rejected_reasons(home)
     assert reasons == {
-        "line.txt": "line 4: the line is longer than 1 KiB (limits: line)",
-        "bomb.txt.gz": "gunzipped, the file is larger than 1 MiB (limits: decompressed)",
-        "tag.txt": "line 1: the run tag is longer than 32 characters (limits: name) "
-                   "(and 2 more errors)",
-        "doc.txt": "line 4: the doc is longer than 100 bytes (limits: field)",
+        # named by their files (none has a tag that could be read), without .txt and .gz
+        "line": "line 4: the line is longer than 1 KiB (limits: line)",
+        "bomb": "gunzipped, the file is larger than 1 MiB (limits: decompressed)",
+        "tag": "line 1: the run tag is longer than 32 characters (limits: name) "
+               "(and 2 more errors)",
+        "doc": "line 4: the doc is longer than 100 bytes (limits: field)",
     }, reasons
 
 

@@ -63,10 +63,12 @@ def test_robust03_leaderboard_agrees_with_trec_eval(robust03_site, shared_data):
 def test_robust03_run_pages_are_small(robust03_site):
     # 100 topics: a per-topic table and chart for each of the four shown measures (the
     # official one's and, a choice away, the others'), and the per-topic curves; the
-    # significance comparisons on each of the four shown measures (about 16 KB of 17 runs).
-    # What must not happen is a page that grows with runs times topics.
+    # significance comparisons on each of the four shown measures (about 16 KB of 17 runs);
+    # per topic the worst, median and best of the runs in each table and chart (the worst
+    # added about 23 KB: 184 KB at most). What must not happen is a page that grows with runs
+    # times topics.
     for page in (robust03_site / "robust" / "runs").glob("*.html"):
-        assert page.stat().st_size < 175_000, page.name
+        assert page.stat().st_size < 200_000, page.name
 
 
 @pytest.fixture(scope="module")

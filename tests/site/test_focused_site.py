@@ -110,11 +110,12 @@ def test_ipcs_focused_example_builds_with_inex_evals_numbers(ipcs_site: Path, sh
     assert broken_references(ipcs_site) == []
     with open(ipcs_site / "focused" / "downloads" / "summary.csv", newline="") as stream:
         summary = {row["run"]: row for row in csv.DictReader(stream)}
-    # Both files carry the run tag TREC2INEX: the example names its runs by file name.
-    assert sorted(summary) == ["bert_inex_converted.run", "bert_inex_converted_1.run"]
+    # Both files carry the run tag TREC2INEX: the example names its runs by file name, less
+    # the .run that only says they are runs.
+    assert sorted(summary) == ["bert_inex_converted", "bert_inex_converted_1"]
     for run in summary:
         text = (shared_data / "inex_ipcs" / "oracle_inex_eval_3.1"
-                / f"inex_eval_-f_-q.{run.removesuffix('.run')}.txt").read_text()
+                / f"inex_eval_-f_-q.{run}.txt").read_text()
         expected = dict(re.findall(r"^(iP\[0\.01\]|MAiP)\s+all\s+(\S+)$", text, re.MULTILINE))
         assert abs(float(summary[run]["iP[0.01]"]) - float(expected["iP[0.01]"])) < 1e-9
         assert abs(float(summary[run]["MAiP"]) - float(expected["MAiP"])) < 1e-9
@@ -127,7 +128,7 @@ def test_ipcs_run_page_shows_eprum_when_the_task_enables_it(ipcs_site: Path, sha
     """``eprum_model: tree`` in the example: the run page's EPRUM table holds the means that
     ``appendix evaluate --task eprum --model tree`` prints for the run."""
     # The example names its runs by file name (both carry one tag).
-    page = (ipcs_site / "focused" / "runs" / "bert_inex_converted.run.html").read_text()
+    page = (ipcs_site / "focused" / "runs" / "bert_inex_converted.html").read_text()
     assert 'id="eprum-heading"' in page
     assert 'id="figure-eprum"' in page
     rows = {row[0]: row[1] for row in _table_rows(page, "eprum")}

@@ -96,10 +96,11 @@ def test_run_page_has_gp_figures_and_tables(site, shared_data, task):
                     '<table id="cutoffs"', '<table id="per-topic"', '<table id="top-articles"',
                     "<details>"):
         assert element in text, element
-    # 120 topics, and a per-topic table and chart for each of the five shown measures, and
-    # the significance comparisons on each shown measure: not a page that grows with runs
-    # times topics
-    assert page.stat().st_size < 200_000
+    # 120 topics, and a per-topic table and chart for each of the five shown measures (per
+    # topic the worst, median and best of the runs: the worst added about 35 KB, 216 KB at
+    # most), and the significance comparisons on each shown measure: not a page that grows
+    # with runs times topics
+    assert page.stat().st_size < 240_000
     cutoffs = {row["r"]: row for row in read_csv(site / task / "runs" / f"{RUN_NAMES[run]}.cutoffs.csv")}
     assert list(cutoffs) == [str(r) for r in RANKS]
     for r in RANKS:

@@ -1,7 +1,9 @@
 """The TREC-COVID leaderboard (143 runs) in a real headless browser, from ``file://``: columns
-sort as numbers, the filter and the best-run-per-team view narrow the rows, ``#run=NAME``
-highlights a run, the header and the run column stay in view, the page fits a phone, the
-keyboard drives it all, axe finds nothing, and without JavaScript the table is a plain table."""
+sort as numbers, the filter and the best-run-per-team view narrow the rows, a chosen team's
+runs stand out, the view is kept in the URL (restored on load and by the back button),
+``#run=NAME`` highlights a run, the header and the run column stay in view, the page fits a
+phone, the keyboard drives it all, axe finds nothing, and without JavaScript the table is a
+plain table."""
 
 from __future__ import annotations
 
@@ -111,6 +113,88 @@ def test_the_run_in_the_url_is_highlighted(covid_site: Path, visit: Any, board) 
     assert seen.console_errors == []
 
 
+def _view(page: Any) -> dict[str, Any]:
+    """What the reader sees of the leaderboard: the runs shown in order, the highlighted team's
+    runs, the filter, the best-run-per-team box and the team chosen."""
+    return {"runs": _column(page, "Run"),
+            "team runs": [c.strip() for c in page.locator(
+                f"{BOARD} tbody tr.team-highlight:not([hidden]) th").all_inner_texts()],
+            "filter": page.get_by_label("Filter by run, team or type").input_value(),
+            "best": page.get_by_label("Only each team's best run").is_checked(),
+            "team": page.get_by_label("Highlight a team").input_value()}
+
+
+def test_a_team_stands_out_and_the_view_is_kept_in_the_url(covid_site: Path, visit: Any,
+                                                           board) -> None:
+    """Choose a team: its runs (and only they) are marked and counted; the choice, a sort and
+    a filter go into the URL's fragment; a reload from ``file://`` shows the same view, and the
+    back button undoes one change at a time."""
+    seen = visit(covid_site / "index.html")
+    page = seen.page
+    teams: dict[str, list[str]] = {}
+    for row in board:
+        teams.setdefault(row["Team"], []).append(row["Run"])
+    team = max(sorted(teams), key=lambda t: len(teams[t]))  # the team with the most runs
+    assert len(teams[team]) > 1
+    page.get_by_label("Highlight a team").select_option(team)
+    marked = _view(page)["team runs"]
+    assert marked == teams[team]  # every run of the team, in rank order, and no other
+    assert page.locator(".table-status").inner_text() == (
+        f"{len(board)} of {len(board)} runs shown; {len(marked)} runs of {team} are highlighted")
+    assert "team=" in page.evaluate("location.hash")
+
+    _sort_button(page, "Relevant retrieved").click()
+    sorted_view = _view(page)
+    values = {row["Run"]: int(row["num_rel_ret"]) for row in board}
+    assert [values[r] for r in sorted_view["runs"]] == sorted(values.values(), reverse=True)
+    word = teams[team][0][:4].lower()
+    page.get_by_label("Filter by run, team or type").fill(word)
+    filtered = _view(page)
+    assert 0 < len(filtered["runs"]) < len(board)
+    assert all(word in (r + next(b["Team"] for b in board if b["Run"] == r)).lower()
+               for r in filtered["runs"])
+
+    url = page.url
+    assert "#" in url and url.startswith("file://")
+    page.reload()
+    assert _view(page) == filtered  # the whole view, from the URL alone
+    header = page.locator(f"{BOARD} thead th").filter(has_text="Relevant retrieved").first
+    assert header.get_attribute("aria-sort") == "descending"
+
+    # a new tab opened at the link shows the same view
+    other = visit(covid_site / "index.html", "#" + url.split("#", 1)[1])
+    assert _view(other.page) == filtered
+
+    # Back: the sort undone (the filter was typed into the sort's entry), then the team.
+    page.go_back()
+    page.wait_for_function("!location.hash.includes('sort=')")
+    before_sort = _view(page)
+    assert before_sort["runs"] == [row["Run"] for row in board]
+    assert before_sort["filter"] == "" and before_sort["team runs"] == teams[team]
+    page.go_back()
+    page.wait_for_function("!location.hash.includes('team=')")
+    assert _view(page)["team runs"] == [] and _view(page)["team"] == ""
+    page.go_forward()
+    page.wait_for_function("location.hash.includes('team=')")
+    assert _view(page)["team runs"] == teams[team]
+    assert seen.console_errors == [] and other.console_errors == []
+    assert axe_report(page, "index.html with a team highlighted") == []
+
+
+def test_best_run_per_team_is_kept_in_the_url(covid_site: Path, visit: Any, board) -> None:
+    seen = visit(covid_site / "index.html", "#best=1&sort=Team&order=asc")
+    best: dict[str, str] = {}
+    for row in board:
+        best.setdefault(row["Team"], row["Run"])
+    view = _view(seen.page)
+    assert view["best"] is True
+    assert view["runs"] == [best[t] for t in sorted(best, key=str.lower)]
+    seen.page.get_by_label("Only each team's best run").uncheck()
+    assert "best=" not in seen.page.evaluate("location.hash")
+    assert len(_view(seen.page)["runs"]) == len(board)
+    assert seen.console_errors == []
+
+
 @pytest.mark.parametrize("width", [1400, 1920])
 def test_top_group_and_validation_in_view_on_a_screen(covid_site: Path, visit: Any,
                                                       width: int) -> None:
@@ -164,8 +248,9 @@ def test_the_keyboard_drives_the_controls(covid_site: Path, visit: Any, board) -
     page.keyboard.press("Tab")
     page.keyboard.press("Space")  # the best-run-per-team checkbox
     assert _column(page, "Run") == [next(r["Run"] for r in board if r["Team"] == "sabir")]
-    # the scrolling region, then the header buttons: Rank, Run, nDCG@10, Top group, Team
-    for _ in range(6):
+    # the team to highlight, the scrolling region, then the header buttons: Rank, Run,
+    # nDCG@10, Top group, Team
+    for _ in range(7):
         page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.closest('th').textContent.trim()") == "Team"
     page.keyboard.press("Enter")

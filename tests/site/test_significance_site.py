@@ -132,3 +132,22 @@ def test_the_reader_chooses_the_measure_of_the_tests(demo_site: Path, visit) -> 
     shown.locator(".plot-area[data-drawn] .main-svg").first.wait_for()
     compare = visit(demo_site / "adhoc" / "compare.html").page
     assert compare.locator("#pair-measure option").all_inner_texts() == ["MAP", "P@10", "R-prec"]
+
+
+def test_a_joint_test_is_recorded_without_the_configured_correction(tmp_path):
+    """Tukey HSD compares all runs at once: the manifest records no correction for the task
+    (the config keeps its own ``correction``, as written) and no page speaks of Holm."""
+    from tests.archive.campaign import appendix, write_campaign
+
+    config = write_campaign(tmp_path / "campaign", publish_inputs=False)
+    config.write_text(config.read_text().replace("significance: {B: 200}",
+                                                 "significance: {B: 200, test: tukey-hsd}"))
+    out = tmp_path / "site"
+    assert appendix("build", "--config", str(config), "--out", str(out), "--quiet") == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    recorded = manifest["significance"]["adhoc"]
+    assert (recorded["test"], recorded["correction"]) == ("tukey-hsd", "none")
+    for page in [out / "index.html", out / "adhoc" / "significance.html",
+                 *(out / "adhoc" / "runs").glob("*.html")]:
+        text = _text(page)
+        assert "Tukey HSD" in text and "Holm" not in text, page

@@ -1,4 +1,5 @@
-"""Run names: the run tag when a file has one, else the file name; a taken name is an error."""
+"""Run names: the run tag when a file has one, else the file name without an extension that
+only says it is a run (``.run``, ``.txt``, ``.res``, and ``.gz``); a taken name is an error."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def test_every_kind_names_runs_by_their_single_tag(tmp_path: Path, kind_name: st
     qrels_path, paths = _write_campaign(tmp_path, kind_name)
     qrels = kind.read_qrels(qrels_path)
     reads = kind.read_runs(paths, qrels, kind.options_model())
-    assert [read.name for read in reads] == ["A", "b.txt", "A", "D"]
+    assert [read.name for read in reads] == ["A", "b", "A", "D"]
     assert [read.rejected for read in reads] == [False, False, True, False]
     errors = [f for f in reads[2].findings if f.severity == "error"]
     assert [(f.file, f.line, f.message) for f in errors] == [
@@ -52,15 +53,25 @@ def test_an_unread_or_empty_file_is_named_by_its_file_name() -> None:
     tagged = pd.DataFrame({"tag": ["x", "x"]})
     named = name_runs(["runs/one.run", "runs/two.run", "other/one.run"],
                       [None, pd.DataFrame({"tag": pd.Series(dtype=str)}), tagged])
-    assert named == [("one.run", []), ("two.run", []), ("x", [])]
+    assert named == [("one", []), ("two", []), ("x", [])]
 
 
 def test_a_file_name_taken_by_a_tag_is_an_error_too() -> None:
-    named = name_runs(["a/x", "b/y.run"], [pd.DataFrame({"tag": ["y.run"]}), None])
-    assert named[0] == ("y.run", [])
+    named = name_runs(["a/x", "b/y.run"], [pd.DataFrame({"tag": ["y"]}), None])
+    assert named[0] == ("y", [])
     name, findings = named[1]
-    assert name == "y.run" and [f.message for f in findings] == [
-        "run name y.run already used by x (task option run_names: file names runs by file name)"]
+    assert name == "y" and [f.message for f in findings] == [
+        "run name y already used by x (task option run_names: file names runs by file name)"]
+
+
+@pytest.mark.parametrize(("file", "name"), [
+    ("runs/bert_inex_converted.run", "bert_inex_converted"), ("b.TXT", "b"),
+    ("c.run.gz", "c"), ("x.res", "x"), ("y.gz", "y"),
+    # TREC's own file names (input.TAG) and other extensions are the run's name
+    ("input.BBGhelani1", "input.BBGhelani1"), ("input.BBGhelani1.gz", "input.BBGhelani1"),
+    ("run.v2.tsv", "run.v2.tsv"), (".run", ".run")])
+def test_a_run_named_by_its_file_drops_what_only_says_it_is_a_run(file: str, name: str) -> None:
+    assert name_runs([file], [None], "file") == [(name, [])]
 
 
 @pytest.mark.parametrize("kind_name", ["adhoc", "focused", "thorough", "relevant-in-context",
@@ -70,5 +81,5 @@ def test_every_kind_can_name_runs_by_file(tmp_path: Path, kind_name: str) -> Non
     qrels_path, paths = _write_campaign(tmp_path, kind_name)
     options = kind.options_model.model_validate({"run_names": "file"})
     reads = kind.read_runs(paths, kind.read_qrels(qrels_path), options)
-    assert [read.name for read in reads] == ["a.run", "b.txt", "c.run", "d.run"]
+    assert [read.name for read in reads] == ["a", "b", "c", "d"]
     assert not any(read.rejected for read in reads)

@@ -30,7 +30,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, InputError
+from builder.findings import Finding, FindingCode, InputError, counted
 from builder.formats.long_values import long_cells
 from builder.formats.source import read_text
 from builder.formats.text.numbers import (
@@ -172,9 +172,10 @@ def _scores(label: str, lines: np.ndarray, texts: pd.Series) -> tuple[np.ndarray
                         number_problem("score", texts.iloc[i]) or "score is not a number")
                 for i in bad[:MAX_LINE_FINDINGS]]
     if len(bad) > MAX_LINE_FINDINGS:
+        more = len(bad) - MAX_LINE_FINDINGS
         findings.append(Finding(label, None, "error", FindingCode.VALUE,
-                                "score is not a finite number: "
-                                f"{len(bad) - MAX_LINE_FINDINGS} more lines"))
+                                f"score is not a finite number: {counted(more, 'more line')}",
+                                more))
     return value, findings
 
 
@@ -188,5 +189,6 @@ def _line_findings(label: str, lines: np.ndarray, code: FindingCode, message: st
              for line in lines[:MAX_LINE_FINDINGS]]
     if len(lines) > MAX_LINE_FINDINGS:
         more = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, "error", code, f"{message}: {more} more lines"))
+        found.append(Finding(label, None, "error", code,
+                             f"{message}: {counted(more, 'more line')}", more))
     return found

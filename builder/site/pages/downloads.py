@@ -56,6 +56,8 @@ class Download:
     """Why an input is listed but not published (outside the campaign, a rejected run)."""
     run: str = ""
     """The run whose submitted file this is (a published run file)."""
+    source: Path | None = None
+    """The input file this publishes (``publish_inputs``), as the config names it."""
 
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
@@ -153,7 +155,8 @@ def input_downloads(analysis: TaskAnalysis, site: SiteSpec) -> list[Download]:
         names = portable_names({display_path(str(path)): name
                                 for path, _, name, _, _, _ in group})
         files += [Download(task, f"{folder}/{names[display_path(str(path))]}", what,
-                           partial(write, path), label=f"{folder}/{name}", withheld=why, run=run)
+                           partial(write, path), label=f"{folder}/{name}", withheld=why, run=run,
+                           source=path)
                   for path, what, name, write, why, run in group]
     return files
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from builder.findings import sort_findings
+from builder.findings import counted, problem_count, sort_findings
 from builder.site import plots
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.pages.judgements import judgement_columns, judgements_page_path
@@ -62,10 +62,11 @@ def leaderboard_columns(analysis: SiteTask) -> list[Column]:
         if any(values):
             columns.append(Column(field_name.capitalize(), [text(v) for v in values]))
     columns += [measure(m) for m in measures if m != official]
-    findings = {read.name: len(read.findings) for read in analysis.result.inputs.reads}
+    findings = {read.name: sum(f.count for f in read.findings)
+                for read in analysis.result.inputs.reads}
     counts = [findings.get(run, 0) for run in runs]
     columns.append(Column("Validation", [
-        Cell(f"{count} finding{'s' * (count != 1)}" if count else "no findings",
+        Cell(counted(count, "finding") if count else "no findings",
              href=validation_page(spec.id, analysis.run_slugs[run]))
         for run, count in zip(runs, counts)]))
     ties = tie_ranks(analysis)
@@ -84,17 +85,18 @@ def leaderboard_columns(analysis: SiteTask) -> list[Column]:
 
 
 def leaderboard_table(analysis: SiteTask) -> Table:
-    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type and
-    its best-run-per-team view."""
+    """The leaderboard (``leaderboard_columns``), with its filter over run, team and type, its
+    best-run-per-team view and its choice of a team whose runs stand out."""
     spec = analysis.spec
     columns = leaderboard_columns(analysis)
     headers = [c.header for c in columns]
     filtered = tuple(i for i, h in enumerate(headers) if h in ("Run", "Team", "Type"))
     controls = TableControls(
-        noun="runs", filter_columns=filtered,
+        noun="runs", noun_one="run", filter_columns=filtered,
         filter_label="Filter by " + _either([headers[i].lower() for i in filtered]),
         group_column=headers.index("Team") if "Team" in headers else None,
-        group_label="Only each team's best run", sticky_columns=2)
+        group_label="Only each team's best run", highlight_label="Highlight a team",
+        sticky_columns=2)
     rows = [list(row) for row in zip(*(c.cells for c in columns))]
     return Table(f"leaderboard-{spec.id}",
                  f"{spec.title}: runs ranked by {analysis.label(spec.official_measure)}",
@@ -122,8 +124,9 @@ def rejected_table(analysis: SiteTask) -> Table:
         reason = errors[0].message if errors else "could not be read"
         if errors and errors[0].line is not None:
             reason = f"line {errors[0].line}: {reason}"
-        if len(errors) > 1:
-            reason += f" (and {len(errors) - 1} more errors)"
+        more = problem_count(errors, "error") - 1  # "20 more lines" is 20 errors
+        if more:
+            reason += f" (and {counted(more, 'more error')})"
         rows.append([Cell(read.name, href=validation_page(spec.id, analysis.read_slugs[index])),
                      text(reason)])
     return Table(f"rejected-{spec.id}", f"{spec.title}: rejected runs", ["Run", "Reason"], rows)

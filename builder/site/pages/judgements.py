@@ -60,7 +60,7 @@ def _topic_table(analysis: SiteTask) -> Table:
         rows.append([Cell(topic, href=topic_page(spec.id, slug) if slug else None)]
                     + [_count(float(row[c])) for c in columns])
     return Table("judged-topics", f"{spec.title}: judgements per topic", header, rows,
-                 controls=TableControls(noun="topics", filter_columns=(0,),
+                 controls=TableControls(noun="topics", noun_one="topic", filter_columns=(0,),
                                         filter_label="Filter by topic"))
 
 
@@ -106,7 +106,7 @@ def judgements_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
     if len(report.runs):
         table = run_table(analysis, analysis.runs, "judged-runs",
                           f"{spec.title}: pooled runs and unjudged documents per run")
-        table.controls = TableControls(noun="runs", filter_columns=(0, 1, 2),
+        table.controls = TableControls(noun="runs", noun_one="run", filter_columns=(0, 1, 2),
                                        filter_label="Filter by run, team or pooled")
         page.tables.append(table)
     page.context = {"analysis": analysis, "report": report, "totals": report.totals,

@@ -19,8 +19,8 @@ def topic_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
 
 
 def topic_index_page(analysis: SiteTask) -> Page:
-    """Every topic with its judgements and how hard it was: the median and best of the runs on
-    the official measure (its per-topic measure: AiP for MAiP), a sortable table."""
+    """Every topic with its judgements and how hard it was: the worst, median and best of the
+    runs on the official measure (its per-topic measure: AiP for MAiP), a sortable table."""
     spec = analysis.spec
     page = Page(f"{spec.id}/topics/index.html", "topics.html", f"{spec.title}: topics")
     measures = topic_measures(analysis)
@@ -30,8 +30,8 @@ def topic_index_page(analysis: SiteTask) -> Page:
     grades = [c for c in judgements.columns if c.startswith("grade ") and c != "grade 0"]
     columns = [numbers(judgements[c].to_numpy(float), "num_rel") for c in counts + grades]
     if official is not None:
-        columns += [numbers(analysis.median[official].reindex(analysis.topics).to_numpy(float)),
-                    numbers(analysis.best[official].reindex(analysis.topics).to_numpy(float))]
+        columns += [numbers(reference[official].reindex(analysis.topics).to_numpy(float))
+                    for reference in (analysis.worst, analysis.median, analysis.best)]
     links = [Cell(topic, href=topic_page(spec.id, analysis.topic_slugs[topic]))
              for topic in analysis.topics]
     titles = [text(analysis.topic_text.get(topic, {}).get("title", "")) for topic in analysis.topics]
@@ -41,8 +41,8 @@ def topic_index_page(analysis: SiteTask) -> Page:
     names = [""] * len(header)
     if official is not None:
         label = analysis.label(official)
-        header += [f"Median {label}", f"Best {label}"]
-        names += [f"Median {official}", f"Best {official}"]
+        header += [f"Worst {label}", f"Median {label}", f"Best {label}"]
+        names += [f"Worst {official}", f"Median {official}", f"Best {official}"]
     page.tables = [_sortable(Table("topics", f"{spec.title}: topics", header, rows,
                                    official=names), "topics")]
     page.context = {"analysis": analysis, "official": official}
@@ -51,7 +51,7 @@ def topic_index_page(analysis: SiteTask) -> Page:
 
 def _sortable(table: Table, noun: str) -> Table:
     """``table`` with the sorting and filtering controls of ``assets/tables.js``."""
-    table.controls = TableControls(noun=noun, filter_columns=(0, 1),
+    table.controls = TableControls(noun=noun, noun_one=noun.removesuffix("s"), filter_columns=(0, 1),
                                    filter_label="Filter by topic or title")
     return table
 
@@ -91,8 +91,10 @@ def pages_per_topic(analysis: SiteTask) -> list[Page]:
                 stats.append((label, str(int(judgements.at[topic, column]))))
         if official is not None:
             label = analysis.label(official)
-            stats += [(f"Median {label}", number(analysis.median.at[topic, official]).text),
-                      (f"Best {label}", number(analysis.best.at[topic, official]).text)]
+            stats += [(f"{name} {label}", number(reference.at[topic, official]).text)
+                      for name, reference in (("Worst", analysis.worst),
+                                              ("Median", analysis.median),
+                                              ("Best", analysis.best))]
         page.context = {"analysis": analysis, "topic": topic, "stats": stats,
                         "official": official, "text": analysis.topic_text.get(topic, {})}
         pages.append(page.with_table_csvs())

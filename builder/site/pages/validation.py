@@ -3,7 +3,7 @@ its validation found, line by line."""
 
 from __future__ import annotations
 
-from builder.findings import sort_findings
+from builder.findings import problem_count, sort_findings
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.pages.downloads import publication_findings
 from builder.site.paths import SiteTask, run_page, validation_page
@@ -25,9 +25,11 @@ def validation_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
                  text(f.message)] for f in findings[:MAX_FINDINGS_SHOWN]]
         page.tables = [Table("findings", f"Findings for run {read.name}",
                              ["Line", "Severity", "Message"], rows, row_header=None)]
-        counts = {s: sum(f.severity == s for f in findings) for s in ("error", "warning", "info")}
+        # Problems, not findings: "20 more lines" is 20 errors (``Finding.count``).
+        counts = {s: problem_count(findings, s) for s in ("error", "warning", "info")}
         page.context = {"analysis": analysis, "read": read, "file": display_path(read.path),
                         "counts": counts, "total": len(findings),
+                        "summed": any(f.count > 1 for f in findings),
                         "shown": min(len(findings), MAX_FINDINGS_SHOWN),
                         "run_page": None if read.rejected
                         else run_page(spec.id, analysis.run_slugs[read.name])}

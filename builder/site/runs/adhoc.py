@@ -20,7 +20,8 @@ from builder.measures.adhoc.trec_eval.params import CUTOFFS
 from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
-from builder.site.runs.measures import TopicViews, measures_table, metadata_table
+from builder.site.runs.measures import TopicViews, measures_table
+from builder.site.runs.metadata import metadata_table
 from builder.site.tables import key_value_table, number
 
 IPREC = [f"iprec_at_recall_{level}" for level in RECALL_LEVELS]
@@ -59,7 +60,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
         page.tables = [
-            metadata_table(run, meta),
+            metadata_table(run, meta, analysis.metadata_paths),
             key_value_table("summary", "Summary statistics",
                             [(label, number(row[m], m)) for label, m in SUMMARY_COUNTS
                              if m in have]),

@@ -20,7 +20,8 @@ from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
 from builder.site.runs.eprum_block import add_eprum_block, eprum_summary
-from builder.site.runs.measures import TopicViews, measures_table, metadata_table
+from builder.site.runs.measures import TopicViews, measures_table
+from builder.site.runs.metadata import metadata_table
 from builder.site.tables import Cell, Table, key_value_table, number, text
 
 PER_TOPIC_COUNTS = [("num_ret", "Articles"), ("num_rel", "Relevant articles"),
@@ -55,7 +56,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         row = summary.loc[run]
         meta = analysis.metadata.get(run, {})
         page.tables = [
-            metadata_table(run, meta),
+            metadata_table(run, meta, analysis.metadata_paths),
             _summary_table(row, counts.loc[run] if run in counts.index else None,
                            int(impossible.get(run, 0))),
             measures_table(analysis, run),

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
-from builder.site.runs.measures import TopicViews, measures_table, metadata_table
+from builder.site.runs.measures import TopicViews, measures_table
+from builder.site.runs.metadata import metadata_table
 from builder.site.tables import key_value_table, number
 
 
@@ -28,7 +29,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         meta = analysis.metadata.get(run, {})
         row = analysis.summary.loc[run]
         page.tables = [
-            metadata_table(run, meta),
+            metadata_table(run, meta, analysis.metadata_paths),
             key_value_table("summary", "Summary statistics", []),
             measures_table(analysis, run),
             key_value_table("all-measures", "All measures over all topics",

@@ -22,7 +22,8 @@ from builder.site import plots
 from builder.site.models import Page
 from builder.site.paths import SiteTask, run_page, table_csv, validation_page
 from builder.site.runs.eprum_block import add_eprum_block, eprum_summary
-from builder.site.runs.measures import TopicViews, measures_table, metadata_table
+from builder.site.runs.measures import TopicViews, measures_table
+from builder.site.runs.metadata import metadata_table
 from builder.site.tables import Cell, Table, key_value_table, number
 
 PER_TOPIC_COUNTS = [("num_ret", "Articles"), ("num_rel", "Relevant"),
@@ -76,7 +77,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
         meta = analysis.metadata.get(run, {})
         counts = run_summary.loc[run] if run_summary is not None and run in run_summary.index else None
         page.tables = [
-            metadata_table(run, meta),
+            metadata_table(run, meta, analysis.metadata_paths),
             _summary_table(row, counts),
             measures_table(analysis, run),
             _cutoff_table(ranks, row, references),

@@ -1,7 +1,7 @@
-"""What every run page shows, whatever its kind: the run's metadata apart from what was
-computed, the task's official and shown measures beside their median and best over the runs,
-and per topic one view per measure (a table and a difference-from-median chart), the
-official one shown and the others a choice away.
+"""What every run page shows, whatever its kind, besides its metadata (``runs.metadata``): the
+task's official and shown measures beside their median and best over the runs, and per topic
+one view per measure (a table with the worst, median and best of the runs, and a
+difference-from-median chart), the official one shown and the others a choice away.
 
 The numbers are the analyse stage's (``builder.pipeline.analysis``); here they are laid out.
 """
@@ -22,17 +22,11 @@ from builder.site.tables import (
     COUNT_MEASURES,
     Cell,
     Table,
-    key_value_table,
     number,
     numbers,
     signed_numbers,
-    text,
 )
 
-METADATA_FIRST = ("team", "type", "description")
-"""The metadata fields the site names itself (capitalised); every field is shown in the
-metadata file's order."""
-_URL = re.compile(r"^https?://\S+$")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -52,19 +46,6 @@ def topic_measures(analysis: SiteTask) -> list[str]:
                  if m.per_topic}
     names = dict.fromkeys(per_topic.get(m, m) for m in shown_measures(analysis))
     return [m for m in names if m in analysis.median.columns and m not in COUNT_MEASURES]
-
-
-def metadata_table(run: str, meta: dict[str, str]) -> Table:
-    """The run as its submitter described it (run metadata), never mixed with what was
-    computed, its fields in the metadata file's order; a value that is a web address is a
-    link."""
-    keys = [k for k in meta if k != "run" and meta[k].strip() and meta[k] != "nan"]
-    pairs = [("Run", text(run))]
-    for key in keys:
-        value = meta[key].strip()
-        label = key.capitalize() if key in METADATA_FIRST else key
-        pairs.append((label, text(value, href=value if _URL.match(value) else None)))
-    return key_value_table("metadata", "Run metadata", pairs, ("Field", "Value"))
 
 
 def measures_table(analysis: SiteTask, run: str) -> Table:
@@ -132,9 +113,12 @@ class TopicViews:
                        for v in self.views}
         self.best = {v.measure: analysis.best[v.measure].reindex(topics).to_numpy(float)
                      for v in self.views}
+        self.worst = {v.measure: analysis.worst[v.measure].reindex(topics).to_numpy(float)
+                      for v in self.views}
         self.links = [Cell(topic, href=topic_page(analysis.spec.id, analysis.topic_slugs[topic]))
                       for topic in topics]
-        self.reference = {v.measure: (numbers(self.median[v.measure]),
+        self.reference = {v.measure: (numbers(self.worst[v.measure]),
+                                      numbers(self.median[v.measure]),
                                       numbers(self.best[v.measure])) for v in self.views}
 
     def tables(self, index: int) -> list[Table]:
@@ -147,12 +131,13 @@ class TopicViews:
         for number_, view in enumerate(self.views):
             m = view.measure
             values = self.values[m][index]
-            median, best = self.reference[m]
-            columns = [numbers(values, m), median, best,
+            worst, median, best = self.reference[m]
+            columns = [numbers(values, m), worst, median, best,
                        signed_numbers(values - self.median[m])]
             label = view.label
-            header = ["Topic", label, f"Median {label}", f"Best {label}", f"{label} minus median"]
-            official = ["", m, f"Median {m}", f"Best {m}", f"{m} minus median"]
+            header = ["Topic", label, f"Worst {label}", f"Median {label}", f"Best {label}",
+                      f"{label} minus median"]
+            official = ["", m, f"Worst {m}", f"Median {m}", f"Best {m}", f"{m} minus median"]
             if number_ == 0:
                 columns += counts
                 header += [label for _, label in self.counts]
@@ -163,7 +148,12 @@ class TopicViews:
         return tables
 
     def figures(self, run: str, index: int) -> list[Figure]:
-        """The difference-from-median chart of each view for the run at ``index``."""
-        return [plots.difference_from_median(
-                    run, self.analysis.topics, self.values[v.measure][index] - self.median[v.measure],
-                    v.label, v.figure) for v in self.views]
+        """The difference-from-median chart of each view for the run at ``index``, with the
+        task's worst and best per topic as marks on the same scale."""
+        figures = []
+        for v in self.views:
+            median = self.median[v.measure]
+            figures.append(plots.difference_from_median(
+                run, self.analysis.topics, self.values[v.measure][index] - median, v.label,
+                v.figure, worst=self.worst[v.measure] - median, best=self.best[v.measure] - median))
+        return figures

@@ -21,7 +21,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, counted
 from builder.formats.xml.corpus_index import CorpusIndex
 from builder.formats.xml.index_build import MALFORMED
 from builder.formats.xml.node_keys import NodeKeys
@@ -110,9 +110,10 @@ def _capped(label: str, lines: np.ndarray, messages: list[str],
              for line, message in zip(lines[:MAX_FINDINGS_PER_REASON],
                                       messages[:MAX_FINDINGS_PER_REASON], strict=True)]
     if len(lines) > MAX_FINDINGS_PER_REASON:
+        more = len(lines) - MAX_FINDINGS_PER_REASON
         found.append(Finding(label, None, "error", code,
-                             f"{len(lines) - MAX_FINDINGS_PER_REASON} "
-                             "more results that do not resolve"))
+                             f"{counted(more, 'more result')} that do"
+                             f"{'es' if more == 1 else ''} not resolve", more))
     return found
 
 
