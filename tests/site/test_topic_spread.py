@@ -104,7 +104,7 @@ def test_each_run_page_gives_worst_median_and_best_per_topic(site: Path, spread)
 def test_the_difference_figure_marks_worst_and_best_beside_the_run(site: Path, spread) -> None:
     page = (site / "adhoc" / "runs" / "beta.html").read_text(encoding="utf-8")
     found = re.search(r'<script type="application/json" id="figure-difference-from-median-data">'
-                      r"(.*?)</script>", page, re.S)
+                      r"(.*?)</script>", page, re.DOTALL)
     assert found is not None
     traces = {t["name"]: t for t in json.loads(found.group(1))["data"]}
     assert set(traces) == {"this run minus median", "task best minus median",
