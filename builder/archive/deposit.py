@@ -85,6 +85,27 @@ def _manifest(path: Path) -> dict[str, Any]:
     return manifest
 
 
+def extract(archive: Path, into: Path) -> None:
+    """Unpack a .tar.gz into ``into`` with tarfile's ``data`` filter (no member outside
+    ``into``, no link leaving it, no device, no set-uid bit). Pythons before 3.11.4 (Debian 12's
+    3.11.2) have no filters: there, a member that is not a plain file or folder (a link too, which
+    the filter would allow inside ``into``; appendix archives hold none), or whose name is
+    absolute or climbs with ``..``, is refused."""
+    with tarfile.open(archive, "r:gz") as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+            return
+        members = tar.getmembers()
+        for member in members:
+            parts = Path(member.name).parts
+            if not (member.isfile() or member.isdir()) or Path(member.name).is_absolute() \
+                    or ".." in parts:
+                raise tarfile.TarError(f"{member.name}: not a plain file or folder inside "
+                                       "the archive's folder")
+            member.mode &= 0o755  # no set-uid, set-gid or sticky bit, as the filter
+        tar.extractall(into, members=members)
+
+
 def _archive_file(archive: Path, scratch: Path) -> Deposit:
     problems = []
     checksum = checksum_path(archive)
@@ -94,8 +115,7 @@ def _archive_file(archive: Path, scratch: Path) -> Deposit:
         if recorded != [found]:
             problems.append((archive.name, recorded[0] if recorded else "", found))
     try:
-        with tarfile.open(archive, "r:gz") as tar:
-            tar.extractall(scratch, filter="data")
+        extract(archive, scratch)
     except (tarfile.TarError, OSError, EOFError, zlib.error) as error:
         raise Undecidable(f"{archive}: not a readable .tar.gz ({error})") from error
     folders = [entry for entry in scratch.iterdir() if entry.is_dir()]

@@ -4,6 +4,7 @@ changed anywhere (an archived run, a published number, a page) is found and name
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import shutil
 import tarfile
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from builder.archive.deposit import extract
 from tests.archive.campaign import appendix, write_campaign
 from tests.site.test_build import build_demo
 
@@ -27,8 +29,7 @@ def archived(tmp_path_factory) -> Path:
 
 
 def extracted(archive: Path, into: Path) -> Path:
-    with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
+    extract(archive, into)
     return into / "small"
 
 
@@ -192,3 +193,34 @@ def test_the_demo_campaign_with_its_xml_corpus_archives_and_verifies(tmp_path, c
     status, said = verify(archive, capsys)
     assert status == 0, said
     shutil.rmtree(tmp_path / "site")
+
+
+@pytest.mark.parametrize("filters", [True, False], ids=["tarfile's filter", "before 3.11.4"])
+@pytest.mark.parametrize("member", ["../outside.txt", "/etc/outside.txt", "link"])
+def test_a_member_leaving_the_archive_folder_is_refused(tmp_path, monkeypatch, filters, member):
+    """With tarfile's data filter, and on a Python without filters (Debian 12's 3.11.2): a
+    member climbing out or a link to outside is refused, an absolute name is refused or kept
+    inside; nothing is written outside."""
+    if not filters:
+        monkeypatch.delattr(tarfile, "data_filter", raising=False)
+    archive = tmp_path / "hostile.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        if member == "link":
+            info = tarfile.TarInfo("small/escape")
+            info.type, info.linkname = tarfile.SYMTYPE, "/etc/passwd"
+            tar.addfile(info)
+        else:
+            info = tarfile.TarInfo(member)
+            info.size = 2
+            tar.addfile(info, io.BytesIO(b"x\n"))
+    into = tmp_path / "into"
+    into.mkdir()
+    try:
+        extract(archive, into)
+    except tarfile.TarError:
+        pass
+    else:  # tarfile's filter unpacks an absolute name inside, as a relative one
+        assert filters and member.startswith("/")
+        assert (into / member.lstrip("/")).is_file()
+    assert not (tmp_path / "outside.txt").exists() and not Path(member).is_file()
+    assert not (into / "small" / "escape").exists()
