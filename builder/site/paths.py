@@ -99,6 +99,17 @@ def validation_page(task: str, run_slug: str) -> str:
     return f"{task}/validation/{run_slug}.html"
 
 
+def appendix_page(task: str) -> str:
+    """The task's printable appendix: every run's sheet in one document
+    (``builder.site.runs.volume``)."""
+    return f"{task}/appendix.html"
+
+
+def sheet_anchor(run_slug: str) -> str:
+    """The id of a run's sheet in its task's printable appendix."""
+    return f"sheet-{run_slug}"
+
+
 def table_csv(page: str, table_id: str) -> str:
     """The CSV of a table, next to its page: ``adhoc/runs/x.html`` -> ``adhoc/runs/x.table.csv``."""
     return f"{page[: -len('.html')]}.{table_id}.csv"

@@ -1,0 +1,135 @@
+"""A task's printable appendix: every run's appendix page in leaderboard order, one per A4
+sheet, in one HTML document (``TASK/appendix.html``) that a browser prints, or saves, as one
+PDF, as NIST published the appendices of the TREC proceedings in volumes of one page per run
+(Voorhees and Harman, "Overview of the Eighth Text REtrieval Conference (TREC-8)", TREC-8,
+NIST Special Publication 500-246, 1999, appendix A: "the evaluation results for each run").
+
+A sheet is the run page of the task's kind (``builder.site.runs.page_model``) cut to what an
+appendix page printed: the metadata, the summary statistics, the official and shown measures
+beside the median and best, the kind's own summary tables (the ad hoc recall-level,
+document-level and R-precision averages; the INEX cut-off tables) and two or three figures
+(the kind's curve and the difference from the median per topic on the official measure).
+Per-topic tables, the significance comparisons and the per-topic curves stay on the run
+pages: on TREC-COVID round 1 they are 150 KB of each page, and 143 of them would make a
+document of 20 MB; the sheets make one of about 2 MB (``docs/site.md``).
+
+Every id of a sheet (tables, their captions, figures, their data, headings) starts with
+``s<position>-``, the run's position on the leaderboard, so that ids are unique across the
+document whatever the run names; a sheet is ``#sheet-<run slug>``, linked from the run page.
+
+The figures are the run pages' plotly figures, drawn at the fixed width a half sheet has on
+A4 (``SHEET_FIGURE_WIDTH``), on screen as on paper, so that printing resizes nothing and no
+figure can spill over the page's edge. Plotly rather than a static SVG (matplotlib) for
+print: the run pages' figures are reused as they are, a figure costs the build nothing more
+than its JSON (2 KB), where matplotlib took 33 ms and 14 KB a figure, 10 s and 4 MB for the
+286 figures of TREC-COVID round 1, against 34 s of CPU for its whole build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from builder.site.models import Figure, Page
+from builder.site.paths import SiteTask, appendix_page, sheet_anchor
+from builder.site.runs import page_model
+from builder.site.tables import Table
+
+SHEET_FIGURE_WIDTH = 330
+"""px: half the printable width of A4 at the stylesheet's 14 mm margins (182 mm = 688 px),
+less the gap between two figures."""
+SHEET_FIGURE_HEIGHT = 240
+"""px: two rows of figures and the tables fit one A4 sheet."""
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What a run page model's sheet keeps: ``columns``, the ids of the tables set side by
+    side (a list of tables per column), ``wide``, the tables under them across the sheet,
+    and ``figures``, the figures (id -> caption) before the official difference from the
+    median."""
+
+    columns: tuple[tuple[str, ...], ...]
+    wide: tuple[str, ...]
+    figures: dict[str, str]
+
+
+OVERVIEW = ("metadata", "summary")
+SHEETS: dict[str, Sheet] = {
+    "run_adhoc.html": Sheet(
+        (OVERVIEW, ("recall-precision",),
+         ("average-precision", "precision-at-cutoffs", "r-precision")),
+        ("measures",),
+        {"figure-recall-precision": "Interpolated recall-precision curve, with the task's "
+                                    "median and best."}),
+    "run_focused.html": Sheet(
+        (OVERVIEW, ("eprum",)), ("measures",),
+        {"figure-recall-precision": "Interpolated precision iP[x] at the 101 recall points, "
+                                    "with the task's median and best."}),
+    "run_in_context.html": Sheet(
+        (OVERVIEW,), ("cutoffs", "measures"),
+        {"figure-gP": "Generalized precision gP[r], with the task's median and best.",
+         "figure-gR": "Generalized recall gR[r], with the task's median and best."}),
+    "run_generic.html": Sheet((OVERVIEW, ("all-measures",)), ("measures",), {}),
+}
+"""The sheet of each run page template (``Page.template``); another template gets the
+generic one."""
+
+
+def volume_pages(analysis: SiteTask) -> list[Page]:
+    """The task's appendix (``appendix_page``): one sheet per accepted run, in leaderboard
+    order; none for a task without runs."""
+    if not analysis.runs:
+        return []
+    task = analysis.spec.id
+    page = Page(appendix_page(task), "appendix.html", f"{analysis.spec.title}: appendix")
+    sheets = []
+    for position, run_page_model in enumerate(page_model(analysis.spec.kind.name)
+                                              .run_pages(analysis), 1):
+        sheet = _sheet(run_page_model, f"s{position}-",
+                       sheet_anchor(analysis.run_slugs[run_page_model.context["run"]]))
+        page.figures += [figure for figure, _ in sheet["figures"]]
+        sheets.append(sheet)
+    page.context = {"analysis": analysis, "sheets": sheets, "wide": False}
+    return [page]
+
+
+def _sheet(run: Page, prefix: str, anchor: str) -> dict[str, Any]:
+    """One run's sheet (its id ``anchor``): its tables and figures from the run page, ids
+    prefixed."""
+    layout = SHEETS.get(run.template, SHEETS["run_generic.html"])
+    tables = {t.id: replace(t, id=prefix + t.id, csv=None, controls=None) for t in run.tables}
+    views = run.context.get("views") or []
+    captions = dict(layout.figures)
+    if views:
+        captions[views[0].figure] = (f"{views[0].label} of this run minus the median of all "
+                                     f"runs, per topic.")
+    drawn = {f.id: f for f in run.figures}
+    return {
+        "run": run.context["run"], "prefix": prefix, "anchor": anchor,
+        "page": run.path, "rank": run.context["rank"], "meta": run.context.get("meta", {}),
+        "columns": _present(layout.columns, tables),
+        "wide": [t for column in _present((layout.wide,), tables) for t in column],
+        "figures": [(_sheet_figure(drawn[f], prefix), caption)
+                    for f, caption in captions.items() if f in drawn],
+    }
+
+
+def _present(columns: Sequence[Sequence[str]], tables: dict[str, Table]) -> list[list[Table]]:
+    """The tables of each column that the run page has and that have rows; empty columns
+    left out."""
+    kept = [[tables[t] for t in column if t in tables and tables[t].has_rows]
+            for column in columns]
+    return [column for column in kept if column]
+
+
+def _sheet_figure(figure: Figure, prefix: str) -> Figure:
+    """``figure`` drawn at the sheet's fixed size, smaller type, its id prefixed."""
+    layout = dict(figure.layout)
+    layout.update(width=SHEET_FIGURE_WIDTH, height=SHEET_FIGURE_HEIGHT, autosize=False,
+                  margin={"l": 50, "r": 10, "t": 30, "b": 40},
+                  font={**layout.get("font", {}), "size": 10})
+    # A trace shown only from the legend (the uninterpolated curve) cannot be shown on paper.
+    data = [trace for trace in figure.data if trace.get("visible") != "legendonly"]
+    return replace(figure, id=prefix + figure.id, data=data, layout=layout, fixed=True)
