@@ -99,6 +99,11 @@ def validation_page(task: str, run_slug: str) -> str:
     return f"{task}/validation/{run_slug}.html"
 
 
+def task_page(task: str) -> str:
+    """The page of a task of a campaign of several: its leaderboard in full."""
+    return f"{task}/index.html"
+
+
 def appendix_page(task: str) -> str:
     """The task's printable appendix: every run's sheet in one document
     (``builder.site.runs.volume``)."""
@@ -131,14 +136,20 @@ class SiteTask(TaskAnalysis):
     submitted: dict[str, dict[str, str]] = field(default_factory=dict)
     """Run -> its submitted file: name, SHA-256 as the manifest records it and, when
     published (``publish_inputs``), ``href`` from the site root (``submitted_files``)."""
+    leaderboard: str = "index.html"
+    """The page of the task's full leaderboard: the home page of a campaign of one task, the
+    task's page (``task_page``) in a campaign of several."""
 
     @classmethod
-    def of(cls, analysis: TaskAnalysis) -> SiteTask:
+    def of(cls, analysis: TaskAnalysis, several: bool = False) -> SiteTask:
+        """``analysis`` with its pages' names; ``several``: the campaign has several tasks,
+        each with its page."""
         names = [read.name for read in analysis.result.inputs.reads]
         run_slugs = slugs(names)
         return cls(**{f.name: getattr(analysis, f.name) for f in fields(TaskAnalysis)},
                    run_slugs=run_slugs, read_slugs=_read_slugs(names, run_slugs),
-                   topic_slugs=slugs(analysis.topics))
+                   topic_slugs=slugs(analysis.topics),
+                   leaderboard=task_page(analysis.spec.id) if several else "index.html")
 
 
 def _read_slugs(names: list[str], run_slugs: dict[str, str]) -> list[str]:

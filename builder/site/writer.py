@@ -50,7 +50,8 @@ def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
         with signals_deferred():  # an interruption finds the folder named, so removed
             staged = staging_folder(output)
         with _no_cycle_collection():
-            pages = _render(site, [SiteTask.of(a) for a in analyses], staged, when, processes)
+            tasks = [SiteTask.of(a, several=len(analyses) > 1) for a in analyses]
+            pages = _render(site, tasks, staged, when, processes)
     except BaseException:
         if staged is not None:
             discard(staged)

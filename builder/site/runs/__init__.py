@@ -52,7 +52,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     for page in pages:
         run = page.context.get("run")
         if run is not None:
-            page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
+            page.context["leaderboard"] = f"{analysis.leaderboard}#run={quote(run, safe='')}"
             page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
             page.context["appendix"] = (f"{appendix_page(analysis.spec.id)}"
                                         f"#{sheet_anchor(analysis.run_slugs[run])}")
