@@ -36,9 +36,13 @@ from builder.site.paths import SiteTask, appendix_page, sheet_anchor
 from builder.site.runs import page_model
 from builder.site.tables import Table
 
+PRINT_WIDTH = 680
+"""px: the printable width of A4 at the stylesheet's 14 mm margins (182 mm = 688 px)."""
+FIGURE_GAP = 14
+"""px: the gap between two figures of a row (1 rem printed)."""
 SHEET_FIGURE_WIDTH = 330
-"""px: half the printable width of A4 at the stylesheet's 14 mm margins (182 mm = 688 px),
-less the gap between two figures."""
+"""px: a figure's width on a sheet of one or two figures, half the printable width less the
+gap; three figures share the row."""
 SHEET_FIGURE_HEIGHT = 240
 """px: two rows of figures and the tables fit one A4 sheet."""
 
@@ -68,7 +72,7 @@ SHEETS: dict[str, Sheet] = {
         {"figure-recall-precision": "Interpolated precision iP[x] at the 101 recall points, "
                                     "with the task's median and best."}),
     "run_in_context.html": Sheet(
-        (OVERVIEW,), ("cutoffs", "measures"),
+        (OVERVIEW, ("measures",)), ("cutoffs",),
         {"figure-gP": "Generalized precision gP[r], with the task's median and best.",
          "figure-gR": "Generalized recall gR[r], with the task's median and best."}),
     "run_generic.html": Sheet((OVERVIEW, ("all-measures",)), ("measures",), {}),
@@ -106,13 +110,16 @@ def _sheet(run: Page, prefix: str, anchor: str) -> dict[str, Any]:
         captions[views[0].figure] = (f"{views[0].label} of this run minus the median of all "
                                      f"runs, per topic.")
     drawn = {f.id: f for f in run.figures}
+    shown = [f for f in captions if f in drawn]
+    # one row of figures: two at half the width, three at a third
+    width = min(SHEET_FIGURE_WIDTH, (PRINT_WIDTH - FIGURE_GAP * (len(shown) - 1))
+                // max(len(shown), 1))
     return {
         "run": run.context["run"], "prefix": prefix, "anchor": anchor,
         "page": run.path, "rank": run.context["rank"], "meta": run.context.get("meta", {}),
         "columns": _present(layout.columns, tables),
         "wide": [t for column in _present((layout.wide,), tables) for t in column],
-        "figures": [(_sheet_figure(drawn[f], prefix), caption)
-                    for f, caption in captions.items() if f in drawn],
+        "figures": [(_sheet_figure(drawn[f], prefix, width), captions[f]) for f in shown],
     }
 
 
@@ -124,10 +131,11 @@ def _present(columns: Sequence[Sequence[str]], tables: dict[str, Table]) -> list
     return [column for column in kept if column]
 
 
-def _sheet_figure(figure: Figure, prefix: str) -> Figure:
-    """``figure`` drawn at the sheet's fixed size, smaller type, its id prefixed."""
+def _sheet_figure(figure: Figure, prefix: str, width: int) -> Figure:
+    """``figure`` drawn at ``width`` and the sheet's height, smaller type, its id
+    prefixed."""
     layout = dict(figure.layout)
-    layout.update(width=SHEET_FIGURE_WIDTH, height=SHEET_FIGURE_HEIGHT, autosize=False,
+    layout.update(width=width, height=SHEET_FIGURE_HEIGHT, autosize=False,
                   margin={"l": 50, "r": 10, "t": 30, "b": 40},
                   font={**layout.get("font", {}), "size": 10})
     # A trace shown only from the legend (the uninterpolated curve) cannot be shown on paper.
