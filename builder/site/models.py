@@ -30,9 +30,6 @@ class Figure:
     compare: str | None = None
     """The run-versus-run page (relative to the figure's page) that a click on a cell of
     this matrix of pairs of runs opens."""
-    fixed: bool = False
-    """Drawn at its layout's width and height, on screen as printed (the sheets of a task's
-    printable appendix), never refitted to its place nor turned into horizontal bars."""
 
 
 @dataclass

@@ -75,12 +75,10 @@ window.AppendixFigures = (function () {
       area.setAttribute("data-skipped", "too large");
       return;
     }
-    var fixed = area.hasAttribute("data-fixed");  // drawn at its own size, as printed
-    if (!fixed && figure.data.length && figure.layout.xaxis &&
-        figure.layout.xaxis.type === "category") {
+    if (figure.data.length && figure.layout.xaxis && figure.layout.xaxis.type === "category") {
       horizontal(figure, area.clientWidth);
     }
-    Plotly.newPlot(area, figure.data, figure.layout, { displayModeBar: false, responsive: !fixed });
+    Plotly.newPlot(area, figure.data, figure.layout, { displayModeBar: false, responsive: true });
     area.setAttribute("data-drawn", "true");
     var compare = area.getAttribute("data-compare");
     if (compare) {
@@ -124,7 +122,7 @@ window.AppendixFigures = (function () {
   var PRINT_WIDTH = 680;   // px: 210 mm - 2 x 14 mm = 182 mm = 688 px
   function fitAll(event) {
     var printing = event && (event.type === "beforeprint" || event.matches === true);
-    var drawn = document.querySelectorAll("[data-drawn]:not([data-fixed])");
+    var drawn = document.querySelectorAll("[data-drawn]");
     for (var i = 0; i < drawn.length; i += 1) {
       var width = Math.min(PRINT_WIDTH, drawn[i].clientWidth || PRINT_WIDTH);
       Plotly.relayout(drawn[i], printing ? { width: width } : { width: null, autosize: true });

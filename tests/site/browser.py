@@ -157,7 +157,7 @@ def print_to_a4(page: Page, pdf: Path) -> None:
                            timeout=120_000)
     page.emulate_media(media="print")
     page.evaluate("""() => new Promise((done, fail) => {
-        const resized = [...document.querySelectorAll('[data-drawn]:not([data-fixed])')];
+        const resized = [...document.querySelectorAll('[data-drawn]')];
         let left = resized.length;
         resized.forEach(f => f.once('plotly_relayout', () => { left -= 1; if (!left) done(); }));
         window.dispatchEvent(new Event('beforeprint'));

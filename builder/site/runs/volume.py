@@ -17,12 +17,10 @@ Every id of a sheet (tables, their captions, figures, their data, headings) star
 ``s<position>-``, the run's position on the leaderboard, so that ids are unique across the
 document whatever the run names; a sheet is ``#sheet-<run slug>``, linked from the run page.
 
-The figures are the run pages' plotly figures, drawn at the fixed width a half sheet has on
-A4 (``SHEET_FIGURE_WIDTH``), on screen as on paper, so that printing resizes nothing and no
-figure can spill over the page's edge. Plotly rather than a static SVG (matplotlib) for
-print: the run pages' figures are reused as they are, a figure costs the build nothing more
-than its JSON (2 KB), where matplotlib took 33 ms and 14 KB a figure, 10 s and 4 MB for the
-286 figures of TREC-COVID round 1, against 34 s of CPU for its whole build.
+The figures are the run pages' figures drawn as static SVG at build time
+(``builder.site.runs.paper_figures``, which says why), each at the fixed width its share of
+the sheet's row has on A4, on screen as on paper, so that printing resizes nothing and no
+figure can spill over the page's edge.
 """
 
 from __future__ import annotations
@@ -31,9 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from markupsafe import Markup
+
 from builder.site.models import Figure, Page
 from builder.site.paths import SiteTask, appendix_page, sheet_anchor
 from builder.site.runs import page_model
+from builder.site.runs.paper_figures import svg
 from builder.site.tables import Table
 
 PRINT_WIDTH = 680
@@ -93,7 +94,6 @@ def volume_pages(analysis: SiteTask) -> list[Page]:
                                               .run_pages(analysis), 1):
         sheet = _sheet(run_page_model, f"s{position}-",
                        sheet_anchor(analysis.run_slugs[run_page_model.context["run"]]))
-        page.figures += [figure for figure, _ in sheet["figures"]]
         sheets.append(sheet)
     page.context = {"analysis": analysis, "sheets": sheets, "wide": False}
     return [page]
@@ -119,7 +119,7 @@ def _sheet(run: Page, prefix: str, anchor: str) -> dict[str, Any]:
         "page": run.path, "rank": run.context["rank"], "meta": run.context.get("meta", {}),
         "columns": _present(layout.columns, tables),
         "wide": [t for column in _present((layout.wide,), tables) for t in column],
-        "figures": [(_sheet_figure(drawn[f], prefix, width), captions[f]) for f in shown],
+        "figures": [_sheet_figure(drawn[f], prefix, width, captions[f]) for f in shown],
     }
 
 
@@ -131,13 +131,10 @@ def _present(columns: Sequence[Sequence[str]], tables: dict[str, Table]) -> list
     return [column for column in kept if column]
 
 
-def _sheet_figure(figure: Figure, prefix: str, width: int) -> Figure:
-    """``figure`` drawn at ``width`` and the sheet's height, smaller type, its id
-    prefixed."""
-    layout = dict(figure.layout)
-    layout.update(width=width, height=SHEET_FIGURE_HEIGHT, autosize=False,
-                  margin={"l": 50, "r": 10, "t": 30, "b": 40},
-                  font={**layout.get("font", {}), "size": 10})
-    # A trace shown only from the legend (the uninterpolated curve) cannot be shown on paper.
-    data = [trace for trace in figure.data if trace.get("visible") != "legendonly"]
-    return replace(figure, id=prefix + figure.id, data=data, layout=layout, fixed=True)
+def _sheet_figure(figure: Figure, prefix: str, width: int, caption: str) -> dict[str, Any]:
+    """``figure`` drawn as SVG at ``width`` and the sheet's height, its ids prefixed: the
+    markup, its text alternative, its width and its caption."""
+    layout = {**figure.layout, "width": width, "height": SHEET_FIGURE_HEIGHT}
+    sized = replace(figure, layout=layout)
+    return {"svg": Markup(svg(sized, f"{prefix}{figure.id}-")), "label": figure.label,
+            "width": width, "caption": caption}
