@@ -107,7 +107,7 @@ def test_each_run_page_links_to_its_sheet(demo_site: Path) -> None:
 
 def test_the_appendix_of_143_runs_stays_small(covid_site: Path) -> None:
     """TREC-COVID round 1: the run pages are 150 KB each (per-topic tables, significance);
-    the sheets leave those out, so the document grows by 34 KB a run (two static figures
+    the sheets leave those out, so the document grows by 30 KB a run (two static figures
     and the summary tables), not by a page."""
     volume = covid_site / "covid" / "appendix.html"
     text = volume.read_text(encoding="utf-8")

@@ -11,7 +11,7 @@ document-level and R-precision averages; the INEX cut-off tables) and two or thr
 (the kind's curve and the difference from the median per topic on the official measure).
 Per-topic tables, the significance comparisons and the per-topic curves stay on the run
 pages: on TREC-COVID round 1 they are 150 KB of each page, and 143 of them would make a
-document of 20 MB; the sheets make one of 4.9 MB, 34 KB a run, most of it the figures
+document of 20 MB; the sheets make one of 4.3 MB, 30 KB a run, most of it the figures
 (``docs/site.md``).
 
 Every id of a sheet (tables, their captions, figures, their data, headings) starts with
