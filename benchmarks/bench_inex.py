@@ -1,8 +1,9 @@
 """Benchmark: a focused campaign of INEX 2007 size, generated from the real qrels.
 
 79 runs x 107 topics x 1500 passages (the size of Pal, Mitra and Chakraborty's stability
-study of the INEX 2007 measures) = 12.7M passages. Prints wall time and peak memory of the
-evaluation (target: under 30 s and 4 GB on 2 cores).
+study of the INEX 2007 measures) = 12.7M passages. Prints wall and CPU time and peak memory
+of the evaluation, and the machine's load before and after (target: under 30 s and 4 GB on 2
+cores).
 
     python benchmarks/bench_inex.py [--runs 79] [--topics 107] [--passages 1500] [--kind focused]
 
@@ -14,6 +15,7 @@ article's passages are contiguous lines.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import time
 from pathlib import Path
@@ -96,17 +98,20 @@ def main() -> None:
     from builder.tasks import get_kind
 
     kind = get_kind(args.kind)
+    print("load average before: " + ", ".join(f"{value:.2f}" for value in os.getloadavg()))
     qrels = read_inex_qrels(QRELS)
     started = time.perf_counter()
     runs = generate_fol_runs(qrels, args.runs, args.topics, args.passages)
     generated = time.perf_counter() - started
     print(f"generated {len(runs):,} passages in {generated:.1f} s (peak {peak_memory_mb():,.0f} MB)")
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     evaluation = kind.evaluate(qrels, runs, kind.options_model())
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     print(f"{args.kind}: {args.runs} runs x {args.topics} topics x {args.passages} passages")
-    print(f"evaluation wall time {elapsed:.1f} s, {len(evaluation.scores):,} score rows")
+    print(f"evaluation wall time {elapsed:.1f} s, CPU {cpu:.1f} s, "
+          f"{len(evaluation.scores):,} score rows")
     print(f"peak memory (whole process) {peak_memory_mb():,.0f} MB")
+    print("load average after: " + ", ".join(f"{value:.2f}" for value in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from builder.findings import Finding, FindingCode
 from builder.formats.limits import current_limits, size_text
@@ -25,11 +27,10 @@ NAMES = ("topic", "tag", "run-id", "team", "run")
 def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> list[Finding]:
     """An error for each line whose ``what`` (a column of ``NAMES``, or another field) is
     ``lengths`` long beyond its limit: characters for a name, bytes for a field."""
+    limit = _limit(what)
     limits = current_limits()
-    if what in NAMES:
-        limit, beyond = limits.name, f"{limits.name} characters (limits: name)"
-    else:
-        limit, beyond = limits.field, f"{size_text(limits.field)} (limits: field)"
+    beyond = (f"{limits.name} characters (limits: name)" if what in NAMES
+              else f"{size_text(limits.field)} (limits: field)")
     bad = np.flatnonzero(np.asarray(lengths) > limit)
     message = f"the {_label(what)} is longer than {beyond}"
     found = [Finding(file, int(lines[i]), "error", FindingCode.TOO_LARGE, message)
@@ -38,6 +39,13 @@ def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> li
         found.append(Finding(file, None, "error", FindingCode.TOO_LARGE,
                              f"{message}: {len(bad) - MAX_LISTED} more lines"))
     return found
+
+
+def _limit(what: str) -> int:
+    """The limit of a column: ``limits.name`` characters for a name (``NAMES``),
+    ``limits.field`` bytes for any other field."""
+    limits = current_limits()
+    return limits.name if what in NAMES else limits.field
 
 
 def _label(what: str) -> str:
@@ -59,3 +67,40 @@ def long_cells(file: str, table: pd.DataFrame, lines: np.ndarray, columns: Itera
             lengths[maybe] = [len(v.encode("utf-8")) for v in values.iloc[maybe]]
         found += too_long(file, lines, lengths, column)
     return found
+
+
+def long_arrow_cells(file: str, table: pa.Table, lines: np.ndarray, columns: Iterable[str]
+                     ) -> list[Finding]:
+    """``too_long`` over string columns of an Arrow ``table`` (plain or dictionary-encoded),
+    measured on the rows only when ``has_long_arrow_cells`` found some value too long."""
+    found: list[Finding] = []
+    for name in columns:
+        column = table.column(name)
+        if not has_long_arrow_cells(table, [name]):
+            continue
+        length = _arrow_length(name)
+        rows = np.concatenate([
+            length(chunk.dictionary).to_numpy(zero_copy_only=False)[
+                chunk.indices.to_numpy(zero_copy_only=False)]
+            if pa.types.is_dictionary(column.type)
+            else length(chunk).to_numpy(zero_copy_only=False) for chunk in column.chunks])
+        found += too_long(file, lines, rows, name)
+    return found
+
+
+def has_long_arrow_cells(table: pa.Table, columns: Iterable[str]) -> bool:
+    """Whether a value of a string column of ``table`` is beyond its limit: measured on each
+    chunk's dictionary of an encoded column, so that a valid run costs one pass over its
+    distinct values."""
+    for name in columns:
+        column, length = table.column(name), _arrow_length(name)
+        values = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
+                  for chunk in column.chunks]
+        if any(len(v) and pc.max(length(v)).as_py() > _limit(name) for v in values):
+            return True
+    return False
+
+
+def _arrow_length(name: str):
+    """Arrow's length of a column's values: characters of a name, UTF-8 bytes of a field."""
+    return pc.utf8_length if name in NAMES else pc.binary_length

@@ -82,6 +82,13 @@ class Difference:
     theirs: str
     reason: str
 
+    def see(self) -> str:
+        """What a measure's ``differs`` says of this row: a pointer to the table of remaining
+        differences (under the measures on the measures page), so that the difference is
+        stated once, in that table."""
+        case = self.case.split(" (", 1)[0]
+        return f"See the remaining differences from {self.program}: {case}."
+
 
 @dataclass(frozen=True)
 class Measure:

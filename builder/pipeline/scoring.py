@@ -212,8 +212,10 @@ def evaluate_plan(inputs: TaskInputs, plan: Plan, scale: Scale | None = None
         kept = set(evaluation.printed) | (set(ANSWERED) if number == 0 else set())
         measure = scores["measure"].astype(str)
         scores = scores[measure.isin(kept).to_numpy()].copy()
-        scores["measure"] = measure[measure.isin(kept)].map(
-            lambda name, printed=evaluation.printed: printed.get(name, name)).to_numpy()
+        # Renamed once per measure, not once per row.
+        codes, names = pd.factorize(measure[measure.isin(kept)])
+        printed = [evaluation.printed.get(name, name) for name in names]
+        scores["measure"] = pd.Index(printed, dtype=object).take(codes).to_numpy()
         tables.append(scores)
     scores = tables[0] if len(tables) == 1 else pd.concat(tables, ignore_index=True)
     return ScoredRuns(scores, extras)

@@ -45,8 +45,14 @@ def plotly_safe(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: plotly_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
+        if set(map(type, value)) <= _PLAIN:  # a trace's numbers: nothing to escape in them
+            return list(value)
         return [plotly_safe(item) for item in value]
     return value
+
+
+_PLAIN = {float, int, bool, type(None)}
+"""The types of a figure's values that hold no text, which ``plotly_safe`` returns as they are."""
 
 
 def _round(values: Sequence[float]) -> list[float | None]:

@@ -54,13 +54,20 @@ def graded_idealism(grades: pd.Series, mapping: dict[int, float] | None) -> np.n
     return np.array([float(mapping.get(int(g), 0.0)) for g in values])
 
 
+def ideal_elements(qrels: pd.DataFrame, options: EprumDocumentsOptions
+                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The documents judged at ``rel_level`` or above (``document_ideal``) and ``topic,
+    element, idealism`` of each (``graded_idealism``)."""
+    judged = qrels[qrels["rel"] >= options.rel_level]
+    ideal = document_ideal(qrels, options.rel_level).astype({"topic": str, "element": str})
+    return ideal, ideal[["topic", "element"]].assign(
+        idealism=graded_idealism(judged["rel"], options.grades))
+
+
 def eprum_of_documents(qrels: pd.DataFrame, runs: pd.DataFrame,
                        options: EprumDocumentsOptions) -> pd.DataFrame:
     """Every EPRUM value of every run and topic (``score_rows``)."""
-    judged = qrels[qrels["rel"] >= options.rel_level]
-    ideal = document_ideal(qrels, options.rel_level).astype({"topic": str, "element": str})
-    elements = ideal[["topic", "element"]].assign(
-        idealism=graded_idealism(judged["rel"], options.grades))
+    ideal, elements = ideal_elements(qrels, options)
     pointers = document_pointers(runs[["run", "topic", "doc", "score"]], options.depth)
     pointers = pointers.astype({"run": str, "topic": str, "file": str})
     navigation = navigation_table(pointers, ideal, UserModel("classical"), ["run"])
@@ -71,9 +78,16 @@ def eprum_of_documents(qrels: pd.DataFrame, runs: pd.DataFrame,
 
 def validate_runs(reads: list[RunRead], qrels: pd.DataFrame, options: EprumDocumentsOptions
                   ) -> list[RunRead]:
-    """The ad hoc kind's run rules; a qrels topic without results is scored 0 and counted in
-    the means, as EPRUM averages over every topic with an ideal document (``level_scores``)."""
-    return validate_trec_runs(reads, qrels, depth=options.depth, complete=True)
+    """The ad hoc kind's run rules. EPRUM averages over every topic with an ideal document
+    (one judged at ``rel_level`` or above whose grade makes it ideal for some users,
+    ``topic_results``): a run without results for such a topic scores 0 there, counted in
+    the means; a qrels topic without one (only grade-0 documents, say) is left out of every
+    run's means, and the warning naming an unanswered topic says which of the two it is."""
+    _, elements = ideal_elements(qrels, options)
+    scored = set(elements.loc[elements["idealism"] > 0, "topic"])
+    unscored = frozenset(str(t) for t in pd.unique(qrels["topic"])) - scored
+    return validate_trec_runs(reads, qrels, depth=options.depth, complete=True,
+                              unscored=unscored)
 
 
 def evaluate(qrels: pd.DataFrame, runs: pd.DataFrame, options: EprumDocumentsOptions

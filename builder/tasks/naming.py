@@ -42,13 +42,18 @@ def name_runs(
     owner: dict[str, str] = {}
     for path, table in zip(paths, tables):
         tags = table["tag"].unique() if by == "tag" and table is not None and len(table) else []
-        name = str(tags[0]) if len(tags) == 1 else Path(path).name
+        name = run_name(path, tags, by)
         if name in owner:
             named.append((name, [name_taken(path, name, owner[name], by)]))
         else:
             owner[name] = str(path)
             named.append((name, []))
     return named
+
+
+def run_name(path: Path | str, tags: Sequence[str], by: RunNames = "tag") -> str:
+    """A run's name by ``name_runs``' rule, from the distinct ``tags`` of its file."""
+    return str(tags[0]) if by == "tag" and len(tags) == 1 else Path(path).name
 
 
 def name_taken(path: Path | str, name: str, owner: Path | str, by: RunNames = "tag") -> Finding:

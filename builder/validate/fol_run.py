@@ -130,8 +130,11 @@ def topic_epochs(topic: np.ndarray, known: np.ndarray) -> np.ndarray:
 
 
 def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Finding]:
-    keys = pd.MultiIndex.from_arrays([table["topic"], table["file"], epoch])
-    group = pd.factorize(keys)[0]
+    # Numbered in order of first appearance, as factorizing (topic, file, epoch) tuples
+    # would, but from each column's codes: no tuple per line.
+    group = (pd.DataFrame({"topic": table["topic"].to_numpy(), "file": table["file"].to_numpy(),
+                           "epoch": epoch})
+             .groupby(["topic", "file", "epoch"], sort=False).ngroup().to_numpy())
     start = table["offset"].to_numpy()
     unknown = start < 0
     end = start + table["length"].to_numpy()

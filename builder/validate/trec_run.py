@@ -44,9 +44,9 @@ def _present(series: pd.Series) -> tuple[np.ndarray, list[str]]:
 
 def validate_trec_run(
     table: pd.DataFrame, file: str, qrels_topics: set[str], *, depth: int,
-    complete: bool = True,
+    complete: bool = True, unscored: frozenset[str] = frozenset(),
 ) -> list[Finding]:
-    """The findings of one run file's table against the qrels' topics."""
+    """The findings of one run file's table against the qrels' topics (``file_findings``)."""
     if table.empty:
         return [Finding(file, None, "error", FindingCode.EMPTY, "empty run: no result lines")]
     topic_codes, topics = _present(table["topic"])
@@ -54,7 +54,7 @@ def validate_trec_run(
     _, tags = _present(table["tag"])
     sizes = np.bincount(topic_codes, minlength=len(topics))
     return findings + file_findings(file, topics, sizes, tags, qrels_topics, depth=depth,
-                                    complete=complete)
+                                    complete=complete, unscored=unscored)
 
 
 def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
@@ -67,11 +67,14 @@ def duplicate_findings(table: pd.DataFrame, file: str) -> list[Finding]:
 
 
 def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[str],
-                  qrels_topics: set[str], *, depth: int, complete: bool = True
-                  ) -> list[Finding]:
+                  qrels_topics: set[str], *, depth: int, complete: bool = True,
+                  unscored: frozenset[str] = frozenset()) -> list[Finding]:
     """The checks of a whole run file from its ``topics`` (with ``sizes`` lines each) and
     its ``tags``: more than one tag, topics the qrels do not judge, qrels topics without
-    results, topics deeper than ``depth``."""
+    results, topics deeper than ``depth``. A qrels topic without results is scored 0 when
+    ``complete`` and left out of the means otherwise, or always when the kind scores no run on
+    it (``unscored``: eprum-documents' topics without a document judged ideal), and the
+    warning says which."""
     findings = []
     if len(tags) > 1:
         findings.append(
@@ -90,17 +93,12 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
             )
         )
     missing = qrels_topics - set(topics)
-    if missing:
-        findings.append(
-            Finding(
-                file,
-                None,
-                "warning",
-                FindingCode.MISSING_TOPIC,
-                f"{len(missing)} qrels topics without results, "
-                f"{'scored 0' if complete else 'left out of the means'}: {_some(missing)}",
-            )
-        )
+    never = missing & unscored
+    outcomes = ((missing - never, "scored 0" if complete else "left out of the means"),
+                (never, "left out of the means, as every run is (no document judged relevant)"))
+    findings += [Finding(file, None, "warning", FindingCode.MISSING_TOPIC,
+                         f"{len(group)} qrels topics without results, {outcome}: {_some(group)}")
+                 for group, outcome in outcomes if group]
     deep = np.flatnonzero(sizes > depth)
     if len(deep):
         findings.append(

@@ -66,3 +66,22 @@ def test_evaluating_trec_runs_imports_nothing_beyond_evaluation(options):
                           capture_output=True, text=True, check=True)
     assert "irisManual" in done.stdout and "irisQL" in done.stdout  # the scores were printed
     assert done.stderr.splitlines()[-1] == "0 []"
+
+
+INEX = ADHOC.parent / "inex"
+
+
+@pytest.mark.parametrize(("task", "folder"), [("focused", "focused"), ("thorough", "focused"),
+                                              ("relevant-in-context", "relevant-in-context")])
+def test_evaluating_fol_runs_imports_nothing_beyond_evaluation(task, folder):
+    """The same for INEX FOL runs: lxml is read for element runs only (their XML corpus), so
+    a FOL run's evaluation goes without it."""
+    runs = sorted((INEX / folder).glob("*.txt"))[:2]
+    code = ("import sys; from builder.cli import main; status = main(sys.argv[1:]); "
+            f"print(status, sorted({{m.split('.')[0] for m in sys.modules}} & {set(BEYOND_EVALUATION)}),"
+            " file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code, "evaluate", "--task", task, "--quiet",
+                           str(INEX / "qrels.txt"), *map(str, runs)],
+                          capture_output=True, text=True, check=True)
+    assert all(run.stem in done.stdout for run in runs)  # the scores of both were printed
+    assert done.stderr.splitlines()[-1] == "0 []"

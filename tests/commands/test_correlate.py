@@ -79,3 +79,27 @@ def test_correlate_needs_two_measures(capsys):
     assert cli("correlate", str(INEX / "qrels.txt"), *runs, "--task", "focused",
                "-m", "MAiP")[0] == 2
     assert "two measures" in capsys.readouterr().err
+
+
+def test_correlate_takes_measures_as_evaluate_does_and_scores_only_those():
+    """trec_eval's requests and ir_measures' spelling name the same measures: the same
+    coefficients, each row under the name given; a measure of another relevance level
+    (``P(rel=2)@5``, an evaluation of its own) is compared too."""
+    adhoc = INEX.parent / "adhoc"
+    runs = [str(p) for p in sorted((adhoc / "runs").iterdir())
+            if p.stem not in ("irisBroken", "kestrelDup")]  # rejected: exit status 1
+    qrels = str(adhoc / "qrels.txt")
+    _, trec = cli("correlate", qrels, *runs, "-m", "map", "-m", "P.10", "-m", "ndcg_cut.10",
+                  "--format", "csv")
+    _, named = cli("correlate", qrels, *runs, "-m", "AP", "-m", "P@10", "-m", "nDCG@10",
+                   "--format", "csv")
+    assert len(trec.splitlines()) == len(named.splitlines()) == 7  # 3 pairs x 2 levels
+    trec, named = pd.read_csv(io.StringIO(trec)), pd.read_csv(io.StringIO(named))
+    assert list(named["measure_a"].unique()) == ["AP", "P@10"]
+    assert list(trec["measure_a"].unique()) == ["map", "P_10"]
+    numbers = ["n", "kendall_tau", "tau_ap", "pearson", "spearman"]
+    pd.testing.assert_frame_equal(trec[numbers], named[numbers])
+    status, out = cli("correlate", qrels, *runs, "-m", "P@5", "-m", "P(rel=2)@5",
+                      "--format", "csv")
+    assert status == 0 and list(pd.read_csv(io.StringIO(out))["measure_b"]) == [
+        "P(rel=2)@5", "P(rel=2)@5"]

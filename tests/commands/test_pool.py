@@ -13,6 +13,7 @@ import pytest
 
 from builder.cli import main
 from builder.stats.pools import union
+from tests.formats.run_defects import CLEAN, DEFECTS
 
 TOPICS = ["1", "2", "10"]
 TEAMS = {"a1": "A", "a2": "A", "a3": "A", "b1": "B", "b2": "B", "c1": "C"}
@@ -245,3 +246,47 @@ def test_a_run_file_that_cannot_be_read_exits_2_and_the_others_are_pooled(
     assert "missing.txt: error: cannot read" in capsys.readouterr().err
     assert pool_lines(out) == {t: brute_top(campaign / "runs" / "a1.txt", 3, set())[t]
                                for t in sorted(TOPICS)}
+
+
+def test_a_run_with_a_bad_line_or_a_docno_twice_is_left_out_with_its_line(
+        campaign: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The runs read by the light reader and those it leaves to the full reader (which says
+    on which line and why) pool alike: a bad line or a document listed twice for a topic
+    leaves its run out, as the evaluation rejects it, and the others are pooled."""
+    a1 = campaign / "runs" / "a1.txt"
+    lines = a1.read_text().splitlines()
+    twice = campaign / "twice.txt"
+    twice.write_text("\n".join(lines + [lines[0].replace("a1", "twice")]) + "\n")
+    blank = campaign / "blank.txt"
+    topic, _, doc, rank, score, _ = lines[1].split()
+    blank.write_text("\n".join([lines[0], f"{topic}  {doc} {rank} {score} blank"]) + "\n")
+    status, out = cli("pool", a1, twice, blank, "--depth", 3)
+    assert status == 1
+    errors = capsys.readouterr().err
+    assert f"twice.txt:{len(lines) + 1}: error: document {lines[0].split()[2]} appears twice" \
+        in errors
+    assert "blank.txt:2: error: 5 fields, expected 6" in errors
+    assert pool_lines(out) == {t: brute_top(a1, 3, set())[t] for t in sorted(TOPICS)}
+
+
+@pytest.mark.parametrize("defect", sorted(DEFECTS))
+def test_each_defect_the_full_reader_reports_reaches_the_user_with_its_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], defect: str) -> None:
+    """A run the light reader leaves to the full reader is reported on its line 4, without a
+    traceback: a warning keeps it in the pool (exit 0), an error leaves it out (exit 1), a
+    file that cannot be read at all exits 2; the clean run beside it is pooled."""
+    clean, bad = tmp_path / "clean.txt", tmp_path / "run.txt"
+    clean.write_bytes(CLEAN.replace(b"tagA", b"tagB"))
+    bad.write_bytes(DEFECTS[defect])
+    status, out = cli("pool", clean, bad, "--depth", 5)
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    finding = next(line for line in err.splitlines() if line.startswith(f"{bad}:"))
+    severity = finding.removeprefix(f"{bad}:4: ").split(":")[0]
+    assert severity in ("warning", "error"), finding
+    pooled = set(pool_lines(out).get("2", []))
+    if severity == "warning":
+        assert status == 0 and "d9" in set(pool_lines(out)["3"])
+    else:
+        assert status == (2 if "UTF-8" in finding else 1) and "3" not in pool_lines(out)
+    assert pooled == {"d1"}

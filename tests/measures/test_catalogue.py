@@ -6,8 +6,10 @@ import importlib
 import pkgutil
 
 import builder.measures
+from builder.measures.adhoc.trec_eval.profiles import DEFAULT_RULES, TREC_EVAL_DIFFERENCES
 from builder.measures.bibliography import REFERENCES, cite, cited_in
 from builder.measures.catalogue import catalogue
+from builder.measures.inex.differences import INEX_EVAL_DIFFERENCES, NO_RELEVANT_TEXT
 from builder.measures.registry import REGISTRY, Measure, measures_of
 
 
@@ -44,6 +46,29 @@ def test_a_note_shared_by_rows_is_written_once():
     assert rows["iprec_at_recall_x"].note == rows["11pt_avg"].note == 1
     assert rows["iprec_at_recall_x"].differs == ""
     assert rows["bpref"].note == 0 and rows["bpref"].differs
+
+
+def test_a_difference_from_an_official_program_is_stated_once_in_its_row():
+    # The measures a row of remaining differences concerns point at the row; none says again
+    # what the program prints there (NaN for a topic without relevant text, 9.0.8's and
+    # 10.0's rounding of x R), and a measure's note names no agreement as a difference.
+    _all_declared()
+    rows = (*TREC_EVAL_DIFFERENCES, *INEX_EVAL_DIFFERENCES)
+    pointers = {row.see(): row for row in rows}
+    assert len(pointers) == len(rows)  # each pointer names one row
+    for measure in REGISTRY.values():
+        for said in ("NaN", "lround", "(long)", "As trec_eval"):
+            assert said not in measure.differs, (measure.family, measure.name)
+    pointing = {(m.family, m.name): [row for see, row in pointers.items() if see in m.differs]
+                for m in REGISTRY.values()}
+    for family, name in (("adhoc", "iprec_at_recall_0.10"), ("adhoc", "11pt_avg")):
+        assert pointing[family, name] == [DEFAULT_RULES]
+    for family, name in (("focused", "art_rec"), ("thorough", "char_rec"),
+                         ("in-context", "gR[5]"), ("in-context", "MAgP")):
+        assert pointing[family, name] == [NO_RELEVANT_TEXT]
+    assert "lround" in DEFAULT_RULES.theirs and "interpolation" in DEFAULT_RULES.ours
+    assert "NaN" in NO_RELEVANT_TEXT.theirs and "no_relevant_text" in NO_RELEVANT_TEXT.ours
+    assert REGISTRY["adhoc", "num_rel"].differs == ""
 
 
 def test_measures_differing_in_more_than_numbers_stay_apart():

@@ -1,7 +1,8 @@
 """EPRUM's ideal list per recall and the minimum expected search length (Piwowarski and
 Dupret, SIGIR 2006, sections 2 and 5) against a brute force over every order of the ideal
 list's ranks and every outcome of the users' navigation, on tables of up to 4 elements and 5
-ranks; the paper's example; the stated bound above the exact limit."""
+ranks; the paper's example; the stated bound above the exact limit; the greedy order
+against its statement; the ideal list of disjoint and of nested highlighted passages."""
 
 from __future__ import annotations
 
@@ -10,10 +11,13 @@ import itertools
 from contextlib import redirect_stdout
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from builder.cli import main
-from builder.measures.eprum.ideal_lists import minimum_search_length, search_lengths
+from builder.formats.inex.qrels import InexQrels, parse_inex_qrels
+from builder.measures.eprum.ideal_lists import greedy_order, minimum_search_length, search_lengths
+from builder.measures.eprum.passages import eprum_of_passages
 
 
 def brute_search_length(rows: np.ndarray, r: int) -> float:
@@ -99,3 +103,55 @@ def test_one_ideal_list_for_every_recall_gives_the_paper_s_1_01(tmp_path):
     values = {m: float(v) for t, m, v in (line.split("\t") for line in out.getvalue().splitlines())
               if t == "1"}
     assert values["ML*[r=1]"] == pytest.approx(1.01, abs=1e-15)
+
+
+def reference_greedy_order(items: np.ndarray) -> list[int]:
+    """The greedy order as the module docstring states it, one rank at a time."""
+    left, order, missed = list(range(len(items))), [], np.ones(items.shape[1])
+    while left:
+        best = max(left, key=lambda i: ((missed * items[i]).sum(), -i))
+        order.append(best)
+        left.remove(best)
+        missed = missed * (1.0 - items[best])
+    return order
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_greedy_order_takes_the_rank_that_adds_most_the_first_on_a_tie(seed):
+    rng = np.random.default_rng(seed)
+    n, t = rng.integers(1, 30, size=2)
+    items = rng.choice([0.0, 0.25, 0.5, 1.0], size=(n, t), p=[0.6, 0.1, 0.1, 0.2])
+    assert greedy_order(items).tolist() == reference_greedy_order(items)
+
+
+def passage_campaign(passages: int, overlap: bool) -> tuple[InexQrels, pd.DataFrame]:
+    """One topic of ``passages`` highlighted passages of 10 characters, one per article
+    (``overlap``: the first article gets a second passage inside the first), and a run that
+    returns the first half of them."""
+    lines = [f"1 Q0 a{i} 10 100 0 20:10" + (" 22:4" if overlap and i == 0 else "")
+             for i in range(passages)]
+    qrels = parse_inex_qrels("\n".join(lines) + "\n")
+    half = passages // 2
+    run = pd.DataFrame({"run": "r", "topic": "1", "file": [f"a{i}" for i in range(half)],
+                        "offset": 20, "length": 10, "order": np.arange(1, half + 1)})
+    return qrels, run
+
+
+@pytest.mark.parametrize("model", ["tree", "classical"])
+def test_disjoint_ideal_passages_are_found_one_a_rank(model):
+    """Highlighted passages that neither overlap nor contain each other: the ideal list finds
+    one a rank for certain, E[ML*_r] = r (eq. 4), so a run returning the first half of them
+    in the ideal order has precision 1 at each recall point it reaches and 0 beyond. 2,000
+    passages: the ideal list's 2,000 x 2,000 navigation is never scored order by order."""
+    qrels, run = passage_campaign(2000, overlap=False)
+    rows = eprum_of_passages(qrels, run, model, 0.01).set_index("measure")["value"]
+    assert rows["ML*[r=1]"] == 1.0 and rows["ML*[r=2000]"] == 2000.0
+    assert rows["P[r=1000]"] == 1.0 and rows["P[r=1001]"] == 0.0
+
+
+def test_a_contained_ideal_passage_makes_an_ideal_list_with_a_shorter_search():
+    """One passage inside another (tree model): the outer one's pointer reaches the inner one
+    with probability 4/10, so the ideal list may find two elements in one rank: E[ML*_2] < 2."""
+    qrels, run = passage_campaign(6, overlap=True)
+    rows = eprum_of_passages(qrels, run, "tree", 0.01).set_index("measure")["value"]
+    assert rows["ML*[r=1]"] == 1.0 and rows["ML*[r=2]"] == pytest.approx(1.6)

@@ -4,7 +4,9 @@ against their definitions, written out rank by rank in plain Python."""
 from __future__ import annotations
 
 import io
+import itertools
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -66,3 +68,64 @@ def test_the_hand_case_table_directly():
     ranked = rank_passages(table, parse_inex_qrels(QRELS))
     assert ranked.total_passages.tolist() == [2, 1]
     assert xcg_table(ranked, ranked.total_passages)["nxCG[5]"].tolist() == [0.625]
+
+
+# Three highlighted passages (the ideal recall-base, n = 3): a's [0, 20) and [50, 60), b's
+# [0, 20); c has none. Five non-overlapping results, each with its gain worked out by hand
+# from its characters (highlighted / size).
+RECALL_BASE = "Q0 a 30 100 0 0:20 50:10\n{t} Q0 b 20 50 0 0:20\n{t} Q0 c 0 80\n"
+RESULTS = {"A1": ("a", 0, 20, Fraction(1)), "A2": ("a", 40, 30, Fraction(10, 30)),
+           "B1": ("b", 0, 10, Fraction(1)), "B2": ("b", 10, 20, Fraction(10, 20)),
+           "C1": ("c", 0, 40, Fraction(0))}
+
+
+def _by_definition(gains: list[Fraction], ideal: list[Fraction]) -> dict[str, float]:
+    """The xCG measures as Kazai and Lalmas define them, with nothing folded into closed
+    forms: both gain vectors padded with zeros to INEX's 1500 ranks, cumulated; nxCG[k] the
+    ratio of the two at k; ep at each rank that gains the ratio of the minimum ranks at which
+    the ideal and the run reach its cumulated gain (the ideal's last rank if it never does)."""
+    depth = MANXCG_DEPTH
+    xg = gains + [Fraction(0)] * (depth - len(gains))
+    xi = sorted(ideal, reverse=True) + [Fraction(0)] * (depth - len(ideal))
+    xcg = list(itertools.accumulate(xg))
+    xci = list(itertools.accumulate(xi))
+    out = {f"nxCG[{k}]": float(xcg[k - 1] / xci[k - 1]) for k in (5, 10, 25, 50)}
+    out["MAnxCG"] = float(sum(x / i for x, i in zip(xcg, xci)) / depth)
+    efforts = Fraction(0)
+    for rank, gain in enumerate(xg, start=1):
+        if gain > 0:
+            reached = xcg[rank - 1]
+            i_run = next(j for j, x in enumerate(xcg, 1) if x >= reached)
+            i_ideal = next((j for j, x in enumerate(xci, 1) if x >= reached), len(ideal))
+            efforts += Fraction(i_ideal, i_run)
+    out["MAep"] = float(efforts / len(ideal))
+    return out
+
+
+def test_every_ranking_of_up_to_four_results_equals_the_definitions():
+    # 205 rankings (every ordered choice of 1 to 4 of the 5 results), one topic each.
+    rankings = [order for size in range(1, 5) for order in itertools.permutations(RESULTS, size)]
+    topics = [f"t{i:03d}" for i in range(len(rankings))]
+    qrels = "".join(f"{t} " + RECALL_BASE.format(t=t) for t in topics)
+    run = "".join(f"{t} Q0 {RESULTS[name][0]} {rank} 1 r {RESULTS[name][1]} {RESULTS[name][2]}\n"
+                  for t, order in zip(topics, rankings) for rank, name in enumerate(order, 1))
+    table, _ = read_fol_run(io.StringIO(run), name="r")
+    ranked = rank_passages(table, parse_inex_qrels(qrels))
+    assert ranked.total_passages.tolist() == [3] * len(topics)
+    values = xcg_table(ranked, ranked.total_passages)
+    assert ranked.groups["topic"].tolist() == topics
+    for group, order in enumerate(rankings):
+        expected = _by_definition([RESULTS[name][3] for name in order], [Fraction(1)] * 3)
+        for name, value in expected.items():
+            assert values[name][group] == pytest.approx(value, rel=1e-12), (order, name)
+
+
+def test_the_ideal_ranking_scores_1_on_every_measure():
+    # Returning exactly the recall-base's passages is the optimal ranking the measures compare
+    # with: xCG = xCI at every rank, and the run reaches each gain at the ideal's rank.
+    run = "1 Q0 a 1 3 r 0 20\n1 Q0 b 2 2 r 0 20\n1 Q0 a 3 1 r 50 10\n"
+    table, _ = read_fol_run(io.StringIO(run), name="r")
+    ranked = rank_passages(table, parse_inex_qrels("1 " + RECALL_BASE.format(t="1")))
+    values = xcg_table(ranked, ranked.total_passages)
+    assert {name: values[name].tolist() for name in values} == {
+        name: [1.0] for name in ("nxCG[5]", "nxCG[10]", "nxCG[25]", "nxCG[50]", "MAnxCG", "MAep")}

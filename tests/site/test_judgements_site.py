@@ -103,12 +103,28 @@ def _sections(page: Any) -> list[dict[str, Any]]:
     return page.evaluate(SECTION_CHECK)
 
 
+INEX_TASKS = ("focused", "relevant-in-context", "best-in-context", "elements")
+JUDGEMENT_COLUMNS = ("Pooled", "Unjudged@10", "Unjudged@100", "Unjudged@1000", "Contributed",
+                     "Unique", "Unique relevant")
+
+
 def test_no_empty_section_on_inex_and_single_run_tasks(demo_site: Path, tmp_path: Path,
                                                        visit: Any) -> None:
-    for task in ("focused", "relevant-in-context"):
+    """On every INEX task of the demo (no run metadata saying which runs were pooled, no
+    ranking a depth pool reads): the judgements page has its topics and no run section, the
+    leaderboard no judgement column, a run page no judgements section. On a task of one ad
+    hoc run: the page has both sections, the leaderboard its Unjudged@10 (no Pooled column:
+    nothing says which runs were pooled), the run page its row of the page."""
+    board = visit(demo_site / "index.html").page
+    for task in INEX_TASKS:
         sections = _sections(visit(demo_site / task / "judgements.html").page)
-        assert [s["heading"] for s in sections] == ["Per topic", "References"]
-        assert all(s["rows"] or s["items"] for s in sections), sections
+        assert [s["heading"] for s in sections] == ["Per topic", "References"], task
+        assert all(s["rows"] or s["items"] for s in sections), (task, sections)
+        assert not set(JUDGEMENT_COLUMNS) & set(header(board, f"#leaderboard-{task}")), task
+        run_page = next((demo_site / task / "runs").glob("*.html"))
+        page = visit(run_page).page
+        assert page.locator("section.run-judgements").count() == 0, run_page
+        assert page.get_by_role("link", name="Judgements of the task").count() == 0
     folder = tmp_path / "single"
     (folder / "runs").mkdir(parents=True)
     (folder / "qrels.txt").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n")
@@ -124,8 +140,16 @@ def test_no_empty_section_on_inex_and_single_run_tasks(demo_site: Path, tmp_path
     assert [s["heading"] for s in sections] == ["Per topic", "Per run", "References"]
     assert all(s["rows"] or s["items"] for s in sections), sections
     # the one run is the pool: judged to depth 1 on topic 1 (z unjudged), 1 on topic 2
-    assert table_rows(page, "#judged-runs") == [
-        ["only", "", "pooled", "33.3%", "33.3%", "33.3%", "2", "2", "2"]]
+    only = ["only", "", "pooled", "33.3%", "33.3%", "33.3%", "2", "2", "2"]
+    assert table_rows(page, "#judged-runs") == [only]
+    board = visit(folder / "site" / "index.html").page
+    columns = header(board, "#leaderboard-t")
+    assert [c for c in columns if c in JUDGEMENT_COLUMNS] == ["Unjudged@10"]
+    row, = table_rows(board, "#leaderboard-t")
+    assert row[columns.index("Unjudged@10")] == "33.3%"  # a of 1 and z, c of 2: 1 of 3
+    run_page = visit(folder / "site" / "t" / "runs" / "only.html").page
+    assert table_rows(run_page, "#run-judgements") == [only]
+    assert run_page.get_by_role("link", name="Judgements of the task").count() == 1
 
 
 def test_reliability_page_reports_the_condensed_lists(demo_site: Path, visit: Any) -> None:

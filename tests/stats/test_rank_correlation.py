@@ -70,3 +70,16 @@ def test_identical_rankings_give_exactly_one():
     x = np.array([0.3, 0.3, 0.1, 0.5, 0.0, 0.5])
     assert kendall_tau(x, x[None])[0] == 1.0
     assert tau_ap(x, x[None])[0] == 1.0
+
+
+def test_tau_ap_in_blocks_equals_brute_force(monkeypatch):
+    """A few rows of comparisons at a time (as for the thousands of (run, topic) pairs of the
+    measure agreement) gives the walk's values, with ties in both lists."""
+    import builder.stats.reliability.rank_correlation as module
+
+    monkeypatch.setattr(module, "_BLOCK", 7 * 60)  # 3 samples x 60 systems: 2 rows a block
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 4, 60).astype(float)
+    y = np.vstack([rng.integers(0, 4, 60), x[::-1].copy(), x])
+    expected = [brute_tau_ap(list(x), list(row)) for row in y]
+    assert tau_ap(x, y) == pytest.approx(expected, abs=1e-12)

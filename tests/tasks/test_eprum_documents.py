@@ -62,6 +62,27 @@ def test_a_qrels_topic_without_results_is_said_to_score_0_as_it_does(tmp_path, c
     assert "qrels topics without results, scored 0: 2" in warning
 
 
+def test_a_qrels_topic_without_an_ideal_document_is_said_to_be_left_out_as_it_is(
+        tmp_path, capsys):
+    # Topic 3 has only grade-0 documents: no user regards any of them ideal, so EPRUM leaves
+    # it out of every run's means; unanswered, its warning must say so, not "scored 0".
+    qrels = "1 0 A 1\n2 0 D 1\n3 0 E 0\n3 0 F 0\n"
+    scores = evaluate(tmp_path, qrels, "1 Q0 A 1 3.0 r\n")
+    assert ("3", "avgP") not in scores and scores[("2", "avgP")] == 0.0
+    assert scores[("all", "avgP")] == pytest.approx((1.0 + 0.0) / 2, abs=1e-15)
+    warning = capsys.readouterr().err
+    assert "1 qrels topics without results, scored 0: 2\n" in warning
+    assert ("1 qrels topics without results, left out of the means, as every run is (no "
+            "document judged relevant): 3") in warning
+    # The same with -l 0, which judges topic 3's documents, when the grades option makes
+    # grade 0 ideal for nobody.
+    scores = evaluate(tmp_path, qrels, "1 Q0 A 1 3.0 r\n", "-l", "0", "-o",
+                      'grades={"0": 0, "1": 1}')
+    assert [t for t, m in scores if m == "avgP"] == ["1", "2", "all"]
+    assert "left out of the means, as every run is (no document judged relevant): 3" in (
+        capsys.readouterr().err)
+
+
 def test_the_trec_flags_reach_the_kind_that_reads_trec_runs(tmp_path):
     # -M and -l are trec_eval's, and this kind's depth and rel_level: declared once with the
     # ad hoc kind's, they set them here too. A grade 2, B grade 1; the run ranks B then A.

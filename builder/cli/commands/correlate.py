@@ -46,42 +46,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
     add_task_arguments(parser)
     parser.add_argument("-m", "--measure", action="append", default=[], metavar="M",
-                        help="a measure, repeatable: two or more")
+                        help="a measure, repeatable: two or more, named as appendix evaluate "
+                        "takes them (trec_eval's names, the kind's, ir_measures' nDCG@10)")
     parser.add_argument("--format", choices=("table", "csv", "tsv", "json"), default="table",
                         help="a table to read (default), or csv, tsv, json for scripts")
 
 
 def run(args: argparse.Namespace) -> int:
     from builder.cli.task_options import exit_status, task_of
-    from builder.measures.registry import measures_of, select_measures
-    from builder.pipeline.stages import InputError, evaluate_task, read_task, validate_task
+    from builder.measures.registry import measures_of
+    from builder.pipeline.model import Scale
+    from builder.pipeline.scoring import evaluate_plan, plan_measures
+    from builder.pipeline.stages import InputError, read_task, validate_task
     from builder.stats.agreement import measure_agreement
 
     try:
         task = task_of(args, args.qrels, args.runs)
-        kind = task.kind
-        measures = [m for request in args.measure
-                    for m in select_measures(kind.family, [request])]
-        inputs = read_task(task)
+        # The measures as appendix evaluate takes them (trec_eval's requests, the registry's
+        # names, ir_measures' spelling) and only those scored.
+        requests = list(dict.fromkeys(args.measure))
+        plan = plan_measures(task, requests)
+        # A summary measure (MAiP) is compared on the topics through the per-topic measure
+        # it aggregates (AiP): scored too.
+        registry = {m.name: m for m in measures_of(task.kind.family)}
+        sources = [registry[name].per_topic for evaluation in plan.evaluations
+                   for name in evaluation.printed if name in registry]
+        if any(sources):
+            plan = plan_measures(task, list(dict.fromkeys([*requests, *filter(None, sources)])))
+        # In the order asked (tau_ap takes the first as the reference), where the plan
+        # prints them in the kind's order.
+        measures = list(dict.fromkeys(name for request in requests
+                                      for name in plan_measures(task, [request]).names))
+        if len(measures) < 2:
+            print("appendix correlate: name two measures or more (-m M1 -m M2)",
+                  file=sys.stderr)
+            return 2
+        inputs = read_task(task, plan.scale(Scale()))
     except (ValueError, InputError) as error:
         print(f"appendix correlate: {error}", file=sys.stderr)
         return 2
-    measures = list(dict.fromkeys(measures))
-    if len(measures) < 2:
-        print("appendix correlate: name two measures or more (-m M1 -m M2)", file=sys.stderr)
-        return 2
     validate_task(inputs)
+    evaluated = evaluate_plan(inputs, plan)
     for read in inputs.reads:
         for finding in read.findings:
             print(finding.format(), file=sys.stderr)
         if read.rejected:
             print(f"{read.path}: rejected, left out", file=sys.stderr)
-    if not inputs.accepted:
+    if evaluated is None:
         print("appendix correlate: no run could be used", file=sys.stderr)
         return max(exit_status(inputs.reads), 1)
-    scores = evaluate_task(inputs).evaluation.scores
-    declared = {m.name: m for m in measures_of(kind.family)}
-    table = measure_agreement(scores, measures, declared, [r.name for r in inputs.accepted])
+    declared = {printed: registry[name] for evaluation in plan.evaluations
+                for name, printed in evaluation.printed.items() if name in registry}
+    table = measure_agreement(evaluated.scores, measures, declared,
+                              [r.name for r in inputs.accepted])
     if args.format == "json":
         sys.stdout.write(table.to_json(orient="records", double_precision=15) + "\n")
     elif args.format == "table":

@@ -136,7 +136,8 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
                                    "reads it)")
         findings += _line_findings(label, lines[huge], FindingCode.VALUE,
                                    f"{what} is too large (more than {LARGEST_WHOLE})")
-    findings += _score_findings(label, lines, cells[4])
+    score, score_findings = _scores(label, lines, cells[4])
+    findings += score_findings
     findings += long_cells(label, cells.rename(columns={0: "topic", 2: "file", 5: "tag"}),
                            lines, ["topic", "file", "tag"])
     if findings:
@@ -152,7 +153,7 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
             "length": length,
             "line": lines,
             "rank": pd.to_numeric(cells[3], errors="coerce").to_numpy(dtype=np.float64),
-            "score": pd.to_numeric(cells[4], errors="coerce").to_numpy(dtype=np.float64),
+            "score": score,
             "tag": cells[5].astype(str),
         }
     )
@@ -160,10 +161,10 @@ def _to_table(raw: pd.DataFrame, name: str, label: str) -> tuple[pd.DataFrame | 
     return table, findings
 
 
-def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Finding]:
-    """A score must be a finite number: the bad lines found over the whole column at once,
-    each reported by the TREC run reader's own rule (``number_problem``), so a FOL run and a
-    TREC run say the same of the same score."""
+def _scores(label: str, lines: np.ndarray, texts: pd.Series) -> tuple[np.ndarray, list[Finding]]:
+    """The scores, read once, and their findings. A score must be a finite number: the bad
+    lines found over the whole column at once, each reported by the TREC run reader's own
+    rule (``number_problem``), so a FOL run and a TREC run say the same of the same score."""
     number = texts.str.fullmatch(FINITE_NUMBER).to_numpy(bool)
     value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~(number & np.isfinite(value)))
@@ -174,7 +175,7 @@ def _score_findings(label: str, lines: np.ndarray, texts: pd.Series) -> list[Fin
         findings.append(Finding(label, None, "error", FindingCode.VALUE,
                                 "score is not a finite number: "
                                 f"{len(bad) - MAX_LINE_FINDINGS} more lines"))
-    return findings
+    return value, findings
 
 
 MAX_LINE_FINDINGS = 20

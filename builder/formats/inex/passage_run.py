@@ -10,6 +10,7 @@ reader, element runs go through the focused, thorough and in-context evaluation 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
@@ -18,9 +19,10 @@ from builder.formats.bounded import refusing_overflow
 from builder.formats.inex.fol_run import read_fol_run
 from builder.formats.source import open_regular
 from builder.formats.xml.corpus import CorpusError
-from builder.formats.xml.corpus_index import CorpusIndex, open_index
-from builder.formats.xml.elements.resolve import normalise_paths, resolve_element_run
 from builder.formats.xml.elements.run import looks_like_xml, read_element_run
+
+if TYPE_CHECKING:
+    from builder.formats.xml.corpus_index import CorpusIndex
 
 FOL_FIELDS = 8
 
@@ -50,6 +52,8 @@ class PassageRunReader:
 
     def index(self) -> CorpusIndex:
         if self._index is None:
+            from builder.formats.xml.corpus_index import open_index  # lxml: element runs only
+
             assert self.corpus is not None
             self._index = open_index(self.corpus, cache_dir=self.cache)
         return self._index
@@ -74,6 +78,8 @@ class PassageRunReader:
             return None, [Finding(label, None, "error", FindingCode.CORPUS,
                                   "an element run (XML paths): its XML corpus is needed to "
                                   "evaluate it (--corpus DIR, or corpus: in the task)")]
+        from builder.formats.xml.elements.resolve import normalise_paths, resolve_element_run
+
         elements, findings = read_element_run(path, label=label)
         if elements is None:
             return None, findings

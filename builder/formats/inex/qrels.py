@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from builder.findings import Finding, FindingCode, InputError
 from builder.formats.source import read_text
@@ -74,11 +76,14 @@ def read_inex_qrels(path: Path | str, label: str | None = None) -> InexQrels:
 
 
 def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
-    """Parse the text of INEX passage qrels (see ``read_inex_qrels``)."""
-    lines = pd.Series(text.splitlines(), dtype=object)
-    tokens = lines.str.split()
-    counts = tokens.str.len().to_numpy()
-    line_numbers = np.arange(1, len(lines) + 1)
+    """Parse the text of INEX passage qrels (see ``read_inex_qrels``).
+
+    Columnar: the lines become one Arrow array, split into fields by Arrow's kernels, and the
+    fields are found by position in the flat array of every field (line starts from the
+    list offsets): no Python per line or per passage.
+    """
+    fields = _Fields.of(text)
+    counts, line_numbers = fields.counts, np.arange(1, len(fields.counts) + 1)
     keep = counts > 0
     short = keep & (counts < 5)
     if short.any():
@@ -87,23 +92,23 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     if not keep.any():
         raise QrelsError.at(label, None, FindingCode.EMPTY,
                             "no judgement: the qrels file has no judgement line")
-    tokens, counts, line_numbers = tokens[keep], counts[keep], line_numbers[keep]
-
+    kept = np.flatnonzero(keep)
+    lines_kept = line_numbers[kept]
     articles = pd.DataFrame(
         {
-            "topic": tokens.str[0].astype(str).to_numpy(),
-            "file": tokens.str[2].astype(str).to_numpy(),
-            "rel_chars": _integers(tokens.str[3], line_numbers, label, "rel_chars"),
-            "doc_chars": _integers(tokens.str[4], line_numbers, label, "doc_chars"),
-            "bep": _integers(tokens.str[5].astype(object).fillna(str(NO_BEP)), line_numbers, label, "BEP"),
+            "topic": fields.column(kept, 0).to_numpy(zero_copy_only=False).astype(object),
+            "file": fields.column(kept, 2).to_numpy(zero_copy_only=False).astype(object),
+            "rel_chars": _integers(fields.column(kept, 3), lines_kept, label, "rel_chars"),
+            "doc_chars": _integers(fields.column(kept, 4), lines_kept, label, "doc_chars"),
+            "bep": _integers(fields.column(kept, 5, str(NO_BEP)), lines_kept, label, "BEP"),
         }
     )
     duplicated = articles.duplicated(["topic", "file"]).to_numpy()
     if duplicated.any():
-        raise QrelsError.at(label, int(line_numbers[duplicated][0]), FindingCode.DUPLICATE,
+        raise QrelsError.at(label, int(lines_kept[duplicated][0]), FindingCode.DUPLICATE,
                             "article judged twice for its topic")
 
-    passages = _passages(tokens, counts, line_numbers, articles, label)
+    passages = _passages(fields, kept, lines_kept, articles, label)
     findings = _findings(articles, passages, label)
     articles = articles.sort_values(["topic", "file"], kind="stable", ignore_index=True)
     relevant = passages.merge(articles.loc[articles["rel_chars"] > 0, ["topic", "file"]])
@@ -111,16 +116,53 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     return InexQrels(articles, relevant[PASSAGE_COLUMNS], findings)
 
 
+@dataclass(frozen=True)
+class _Fields:
+    """Every whitespace-separated field of a text: ``flat`` (Arrow strings), the position of
+    each line's first field in it (``starts``) and each line's number of fields (``counts``,
+    0 for a blank line)."""
+
+    flat: pa.Array
+    starts: np.ndarray
+    counts: np.ndarray
+
+    @classmethod
+    def of(cls, text: str) -> _Fields:
+        # Trimmed first: Arrow's split gives an empty first or last field for a line that
+        # starts or ends with whitespace (CRLF, trailing spaces), where str.split gives none.
+        lines = pc.utf8_trim_whitespace(pa.array(text.splitlines(), pa.string()))
+        split = pc.utf8_split_whitespace(lines)
+        counts = pc.list_value_length(split).to_numpy(zero_copy_only=False).astype(np.int64)
+        counts[pc.equal(lines, "").to_numpy(zero_copy_only=False)] = 0  # [""]: no field
+        return cls(split.flatten(), split.offsets.to_numpy()[:-1].astype(np.int64), counts)
+
+    def column(self, lines: np.ndarray, field: int, missing: str = "") -> pa.Array:
+        """Field ``field`` (0-based) of each of ``lines``, ``missing`` where a line is shorter."""
+        present = self.counts[lines] > field
+        taken = self.flat.take(pa.array(np.where(present, self.starts[lines] + field, 0)))
+        return pc.if_else(pa.array(present), taken, missing)
+
+    def after(self, lines: np.ndarray, first: int) -> tuple[pa.Array, np.ndarray]:
+        """The fields from ``first`` on of each of ``lines``, and the position in ``lines``
+        of the line each comes from."""
+        extra = np.maximum(self.counts[lines] - first, 0)
+        owner = np.repeat(np.arange(len(lines)), extra)
+        within = np.arange(len(owner)) - np.repeat(np.cumsum(extra) - extra, extra)
+        return self.flat.take(pa.array(self.starts[lines][owner] + first + within)), owner
+
+
 def _passages(
-    tokens: pd.Series, counts: np.ndarray, line_numbers: np.ndarray, articles: pd.DataFrame, label: str
+    fields: _Fields, kept: np.ndarray, line_numbers: np.ndarray, articles: pd.DataFrame,
+    label: str,
 ) -> pd.DataFrame:
-    per_line = np.maximum(counts - 6, 0)
-    items = tokens.str[6:].explode().dropna()
-    owner = np.repeat(np.arange(len(tokens)), per_line)
-    pairs = items.astype(str).str.split(":", n=1, expand=True).reindex(columns=[0, 1])
+    items, owner = fields.after(kept, 6)
+    pairs = pc.split_pattern(items, ":", max_splits=1)
+    halves = _Fields(pairs.flatten(), pairs.offsets.to_numpy()[:-1].astype(np.int64),
+                     pc.list_value_length(pairs).to_numpy(zero_copy_only=False).astype(np.int64))
+    every = np.arange(len(owner))
     item_lines = line_numbers[owner]
-    offset = _integers(pairs[0], item_lines, label, "passage offset (off:len)")
-    length = _integers(pairs[1], item_lines, label, "passage length (off:len)")
+    offset = _integers(halves.column(every, 0), item_lines, label, "passage offset (off:len)")
+    length = _integers(halves.column(every, 1), item_lines, label, "passage length (off:len)")
     if (length < 0).any():
         raise QrelsError.at(label, int(item_lines[length < 0][0]), FindingCode.VALUE,
                             "negative passage length")
@@ -136,15 +178,15 @@ def _passages(
     )
 
 
-def _integers(cells: pd.Series, line_numbers: np.ndarray, label: str, what: str) -> np.ndarray:
+def _integers(cells: pa.Array, line_numbers: np.ndarray, label: str, what: str) -> np.ndarray:
     """Whole numbers as inex_eval reads them (``whole_numbers``); the first other is an error."""
-    values, bad, huge = whole_numbers(cells.fillna(""))
+    values, bad, huge = whole_numbers(cells)
     if bad.any():
         raise QrelsError.at(label, int(line_numbers[bad][0]), FindingCode.VALUE,
                             f"{what} is not an integer")
     if huge.any():
         raise QrelsError.at(label, int(line_numbers[huge][0]), FindingCode.VALUE,
-                            f"{what} {cells.to_numpy()[huge][0]} is too large")
+                            f"{what} {cells[int(np.flatnonzero(huge)[0])].as_py()} is too large")
     return values
 
 

@@ -95,18 +95,42 @@ _WHOLE_DIGITS = len(str(LARGEST_WHOLE))
 """More significant digits than this: too large, told before the text is read as a number."""
 
 
-def whole_numbers(texts: pd.Series) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def whole_numbers(texts: pd.Series | pa.Array) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``texts`` read as whole numbers (``WHOLE_NUMBER``): the values (0 where not read),
     the rows that are not whole numbers, and the rows beyond ``LARGEST_WHOLE`` (too large,
-    not "not an integer": ``99999999999999999999`` is one)."""
-    texts = texts.astype(str)
-    whole = texts.str.fullmatch(WHOLE_NUMBER).to_numpy(bool)
-    digits = texts.str.lstrip("+-").str.lstrip("0").str.len().to_numpy()
+    not "not an integer": ``99999999999999999999`` is one). A missing text is not a number.
+
+    Arrow's compute kernels over the whole column (a pandas Series or an Arrow array), not
+    Python per cell: the match, the count of significant digits, then Arrow's cast to int64
+    of the texts that passed both (a leading ``+`` taken off, which the cast refuses).
+    """
+    cells = pc.fill_null(_arrow_strings(texts), "")
+    whole = pc.match_substring_regex(cells, f"^{WHOLE_NUMBER}$").to_numpy(zero_copy_only=False)
+    digits = pc.utf8_length(pc.utf8_ltrim(pc.utf8_ltrim(cells, "+-"), "0")).to_numpy()
     huge = whole & (digits > _WHOLE_DIGITS)
-    values = pd.to_numeric(texts.where(whole & ~huge, "0")).to_numpy(np.int64, copy=True)
+    readable = pa.array(whole & ~huge)
+    values = pc.cast(pc.if_else(readable, pc.utf8_ltrim(cells, "+"), "0"), pa.int64())
+    values = values.to_numpy().astype(np.int64, copy=True)
     huge |= np.abs(values) > LARGEST_WHOLE
     values[huge] = 0
     return values, ~whole, huge
+
+
+def _arrow_strings(texts: pd.Series | pa.Array) -> pa.Array:
+    """The texts as one Arrow string array (a column of another type read as its ``str``)."""
+    if isinstance(texts, pa.ChunkedArray):
+        texts = texts.combine_chunks()
+    if isinstance(texts, pa.Array):
+        return texts if pa.types.is_string(texts.type) else pc.cast(texts, pa.string())
+    try:
+        array = pa.array(texts, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        array = pa.array(texts.astype(str), from_pandas=True)
+    if isinstance(array, pa.ChunkedArray):
+        array = array.combine_chunks()
+    if pa.types.is_large_string(array.type) or not pa.types.is_string(array.type):
+        array = pc.cast(array, pa.string())
+    return array
 
 
 def whole_number(text: str) -> int | None:

@@ -20,14 +20,15 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from builder.findings import Finding
-from builder.formats.limits import current_limits
-from builder.formats.long_values import too_long
+from builder.formats.long_values import long_arrow_cells
 from builder.formats.source import release_read_memory
 from builder.formats.text.reader import read_bytes, read_text_table
 
 RUN_FIELDS = ["topic", "q0", "doc", "rank", "score", "tag"]
 RUN_COLUMNS = ["topic", "doc", "score", "tag", "line"]
 CATEGORY = pa.dictionary(pa.int32(), pa.string())
+LIMITED = ("topic", "tag", "doc")
+"""The columns whose length is limited (``builder.formats.long_values``): names and docno."""
 
 
 @dataclass
@@ -54,36 +55,13 @@ def read_trec_run(path: Path, atof: bool = False) -> RunFile:
         ignored=("q0", "rank"),
         atof=atof,
     )
-    long = _long_values(file, text.table, text.lines)
+    long = long_arrow_cells(file, text.table, text.lines, LIMITED)
     if long:  # refused whole: a name that long would be the run's on every page
         return RunFile(None, text.findings + long)
     frame, findings = _frame(text.table, text.lines), list(text.findings)
     del text  # the parse's columns, now copied or shared by the frame
     release_read_memory(len(frame))
     return RunFile(frame, findings)
-
-
-def _long_values(file: str, read: pa.Table, lines: np.ndarray) -> list[Finding]:
-    """The lines whose topic or tag is longer than ``limits.name`` characters, or docno than
-    ``limits.field`` bytes (``builder.formats.long_values``): computed on the dictionaries of
-    the encoded columns, and on the rows only when some value is too long."""
-    limits = current_limits()
-    found: list[Finding] = []
-    for name, limit, length in (("topic", limits.name, pc.utf8_length),
-                                ("tag", limits.name, pc.utf8_length),
-                                ("doc", limits.field, pc.binary_length)):
-        column = read.column(name)
-        chunks = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
-                  for chunk in column.chunks]
-        if not any(len(c) and pc.max(length(c)).as_py() > limit for c in chunks):
-            continue
-        rows = np.concatenate([
-            length(chunk.dictionary).to_numpy(zero_copy_only=False)[
-                chunk.indices.to_numpy(zero_copy_only=False)]
-            if pa.types.is_dictionary(column.type)
-            else length(chunk).to_numpy(zero_copy_only=False) for chunk in column.chunks])
-        found += too_long(file, lines, rows, name)
-    return found
 
 
 def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
@@ -100,15 +78,15 @@ def _frame(read: pa.Table, lines: np.ndarray) -> pd.DataFrame:
             "line": pa.array(lines),
         }).to_pandas(split_blocks=True)
     return pd.DataFrame({
-        "topic": _categorical(read.column("topic")),
+        "topic": categorical(read.column("topic")),
         "doc": read.select(["doc"]).to_pandas()["doc"],  # the text as pandas holds it
-        "score": _numbers(read.column("score")),
-        "tag": _categorical(read.column("tag")),
+        "score": joined_numbers(read.column("score")),
+        "tag": categorical(read.column("tag")),
         "line": lines,
     }, copy=False)
 
 
-def _categorical(column: pa.ChunkedArray) -> pd.Categorical:
+def categorical(column: pa.ChunkedArray) -> pd.Categorical:
     """The column as a pandas categorical, its categories in the order first met (as Arrow's
     ``to_pandas`` makes it). Made here because Arrow's conversion transposes each block's
     indices into a new array, then pandas narrows them into another: a 10M-line run's tag
@@ -143,6 +121,6 @@ def code_type(count: int) -> type[np.signedinteger]:
     return next(t for t in (np.int8, np.int16, np.int32, np.int64) if count < np.iinfo(t).max)
 
 
-def _numbers(column: pa.ChunkedArray) -> np.ndarray:
+def joined_numbers(column: pa.ChunkedArray) -> np.ndarray:
     """A float column of no nulls as one array: its blocks copied once, side by side."""
     return np.concatenate([chunk.to_numpy(zero_copy_only=False) for chunk in column.chunks])

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.adhoc.grid import AdhocGrid
-from builder.measures.adhoc.trec_eval.profiles import Interpolation
+from builder.measures.adhoc.trec_eval.profiles import DEFAULT_RULES, Interpolation
 from builder.measures.adhoc.trec_measure import (
     TREC_BOOK,
     TREC_EVAL,
@@ -98,11 +98,6 @@ def precision_at_recall(grid: AdhocGrid) -> dict[str, np.ndarray]:
     return {name: _at_recall(grid, level) for level, name in grid.levels("iprec_at_recall")}
 
 
-INTERPOLATION_DIFFERS = (
-    "Cutoff c = ceil(x*R) exactly (trec_eval 8.1, NIST appendices); trec_eval 9.0.8 uses "
-    "(long)(x*R+0.9), which gives c = 2 for x = 0.7, R = 3 (float error), and 10.0 uses "
-    "lround(x*R), c = 1 for x = 0.1, R = 14. Option interpolation = exact | trec_eval_9 | lround."
-)
 IPREC_DISPLAY = "iP[{k:.2f}]"
 IPREC_AT_RECALL = trec_measure(
     "iprec_at_recall", precision_at_recall,
@@ -112,7 +107,7 @@ IPREC_AT_RECALL = trec_measure(
         f"ceil({level}*R)-th relevant document.",
         f"{TREC_BOOK}, interpolated recall-precision table; trec_eval 8.1",
         params={"recall": float(level)},
-        differs=INTERPOLATION_DIFFERS,
+        differs=DEFAULT_RULES.see(),
         display_name=IPREC_DISPLAY.format(k=float(level)),
         display_template=IPREC_DISPLAY,
     ) for level in RECALL_LEVELS),
@@ -154,6 +149,6 @@ ELEVEN_POINT_AVERAGE = single_value_measure(
     "11pt_avg", eleven_point_average,
     "Mean of the interpolated precision at the 11 recall levels 0.0 ... 1.0.",
     f"{TREC_BOOK}; {TREC_EVAL} m_11pt_avg.c",
-    differs=INTERPOLATION_DIFFERS,
+    differs=DEFAULT_RULES.see(),
     display_name="11-pt average",
 )

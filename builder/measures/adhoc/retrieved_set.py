@@ -44,10 +44,9 @@ def num_rel(grid: AdhocGrid) -> dict[str, np.ndarray]:
 
 NUM_REL = single_value_measure(
     "num_rel", num_rel,
-    "Relevant documents in the qrels (relevance >= level).",
+    "Relevant documents in the qrels (relevance >= level); as trec_eval, the summary under -c "
+    "counts every qrels line of grade > 0, whatever the level -l.",
     aggregation=Aggregation.SUM,
-    differs="As trec_eval, the summary under -c counts every qrels line of grade > 0, "
-    "whatever the level -l (the per-topic rows use the level).",
     display_name="Relevant",
 )
 

@@ -119,6 +119,22 @@ class _Rows:
             keys = ((t,) for t in topic_of)
         self.slices = {key: slice(a, b) for key, a, b in zip(keys, starts, ends)}
 
+    def one_certain_each(self, key: tuple, width: int, points: _Rows) -> bool:
+        """True when ranks 1..width each reach, for certain, the one element they point at
+        (``points``) and nothing else, each element once: the ideal list of ideal elements
+        that neither overlap nor contain each other (every model gives a range itself
+        with probability 1 but the distance model)."""
+        where, pointed = self.slices.get(key), points.slices.get(key)
+        if where is None or pointed is None or where.stop - where.start != width:
+            return False
+        rank, column = self.rank[where], self.column[where]
+        expected = np.full(width + 1, -1)
+        inside = points.rank[pointed] <= width
+        expected[points.rank[pointed][inside]] = points.column[pointed][inside]
+        return bool((self.probability[where] == 1.0).all()
+                    and (np.sort(rank) == np.arange(1, width + 1)).all()
+                    and (expected[rank] == column).all())
+
     def dense(self, key: tuple, width: int) -> np.ndarray | None:
         """The ranks x elements matrix of P(k ~> x); ``None`` without rows."""
         where = self.slices.get(key)
@@ -159,7 +175,12 @@ def topic_results(
     for topic, members in elements.groupby("topic", sort=False):
         width = len(members)
         idealism = members["idealism"].to_numpy(dtype=float)
-        ideal_matrix = ideal_rows.dense((topic,), width)
+        if ideal_rows.one_certain_each((topic,), width, points):
+            # E[ML*_r] = r whatever the order: what no ideal navigation means, without the
+            # width x width matrices (thousands of highlighted passages in a topic).
+            ideal_matrix = None
+        else:
+            ideal_matrix = ideal_rows.dense((topic,), width)
         pointed = None
         if ideal_matrix is not None and (topic,) in points.slices:
             where = points.slices[(topic,)]

@@ -8,13 +8,17 @@ from builder.measures.registry import Difference
 
 INEX_EVAL = "inex_eval 3.1"
 
+NO_RELEVANT_TEXT = Difference(
+    INEX_EVAL, "a topic without relevant text (qrels 1 Q0 10 100 1000 0 0:100, 2 Q0 20 0 1000; "
+    "run of both topics; -f)",
+    "art_rec, char_rec, gR[r], AgP of topic 2: 0, and means that count it 0; "
+    "option no_relevant_text: nan prints the program's NaN",
+    "NaN (0/0), and NaN means (MAiP, MAgP)",
+    "0 keeps a leaderboard's means readable.")
+"""The measures it concerns point at it (``Difference.see``) rather than saying it again."""
+
 INEX_EVAL_DIFFERENCES: tuple[Difference, ...] = (
-    Difference(INEX_EVAL, "a topic without relevant text (qrels 1 Q0 10 100 1000 0 0:100, "
-               "2 Q0 20 0 1000; run of both topics; -f)",
-               "art_rec, char_rec, gR[r], AgP of topic 2: 0, and means that count it 0; "
-               "option no_relevant_text: nan prints the program's NaN",
-               "NaN (0/0), and NaN means (MAiP, MAgP)",
-               "0 keeps a leaderboard's means readable."),
+    NO_RELEVANT_TEXT,
     Difference(INEX_EVAL, "a run none of whose topics is in the qrels, without -c (qrels "
                "1 Q0 10 100 1000 0 0:100; run 2 Q0 20 1 -1 r 0 100; -f)",
                "means 0 (option no_relevant_text: nan: NaN)", "every mean NaN (0/0)",

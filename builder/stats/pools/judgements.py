@@ -23,6 +23,7 @@ import pandas as pd
 
 from builder.measures.adhoc.judged.ranking import judge_rankings
 from builder.stats.pools.ranking import judged_keys, ranked_top
+from builder.stats.pools.selection import named_in
 from builder.stats.pools.union import PoolBuilder
 
 UNJUDGED_CUTOFFS = (10, 100, 1000)
@@ -82,8 +83,7 @@ def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
         int(np.floor(found.median())) if len(found) else 0
     table = pd.DataFrame({"pooled": run_pooled, **shares}, index=pd.Index(run_names, name="run"))
     pool = PoolBuilder(teams=teams)
-    pooled_runs = runs[runs["run"].astype(str).isin(pooled)
-                       & runs["topic"].astype(str).isin(judged.topics)]
+    pooled_runs = runs[named_in(runs["run"], pooled) & named_in(runs["topic"], judged.topics)]
     if depth > 0 and len(pooled_runs):
         pool.add(ranked_top(pooled_runs, depth))
     relevant = judged_keys(qrels[qrels["rel"].to_numpy() >= max(rel_level, 0)])

@@ -28,10 +28,15 @@ TEXT = pd.StringDtype("pyarrow", np.nan)
 """pandas' own string type, its values in Arrow: docnos are never turned into Python objects."""
 
 
-def _strings(names: pd.Index, codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
-    """``names[codes]`` as Arrow strings, taken in Arrow."""
+def _taken(names: pd.Index, codes: np.ndarray) -> pa.Array:
+    """``names[codes]`` as Arrow large strings, taken in Arrow."""
     values = pa.array(np.asarray(names.astype(str), dtype=object), pa.large_string())
-    return pd.array(values.take(pa.array(codes, pa.int64())), dtype=TEXT)
+    return values.take(pa.array(codes, pa.int64()))
+
+
+def _strings(names: pd.Index, codes: np.ndarray) -> pd.api.extensions.ExtensionArray:
+    """``names[codes]`` as pandas' Arrow strings."""
+    return pd.array(_taken(names, codes), dtype=TEXT)
 
 
 def judged_keys(qrels: pd.DataFrame) -> pd.MultiIndex:
@@ -62,20 +67,16 @@ def _within_cell_rank(cell: np.ndarray) -> np.ndarray:
     return np.arange(1, len(cell) + 1) - np.repeat(starts, sizes)
 
 
-def ranked_top(runs: pd.DataFrame, depth: int, exclude: pd.MultiIndex | None = None,
-               run: str | None = None) -> pd.DataFrame:
-    """``TOP_COLUMNS``: for every (run, topic) of ``runs`` (columns run, topic, doc, score; or
-    one run named ``run`` without a run column), its first ``depth`` documents in the
-    evaluation's order, without those of ``exclude``. Rows come by run (first appearance),
-    topic (first appearance), rank."""
-    if run is not None:
-        run_code, run_names = np.zeros(len(runs), np.int64), pd.Index([run])
-    else:
-        run_code, run_names = pd.factorize(runs["run"], sort=False)
+def ranked_top(runs: pd.DataFrame, depth: int, exclude: pd.MultiIndex | None = None
+               ) -> pd.DataFrame:
+    """``TOP_COLUMNS``: for every (run, topic) of ``runs`` (columns run, topic, doc, score),
+    its first ``depth`` documents in the evaluation's order, without those of ``exclude``.
+    Rows come by run (first appearance), topic (first appearance), rank."""
+    run_code, run_names = pd.factorize(runs["run"], sort=False)
     topic_code, topic_names = pd.factorize(runs["topic"], sort=False)
     cell = run_code.astype(np.int64) * max(len(topic_names), 1) + topic_code
     score = runs["score"].to_numpy(np.float64)
-    reach = depth + (0 if exclude is None else _most_excluded(exclude))
+    reach = reading_depth(depth, exclude)
     rows = _candidates(cell, score, reach)
     docs = take_rows(as_large_strings(runs["doc"]), rows)
     order, cell, _ = ranking_order(
@@ -94,6 +95,26 @@ def ranked_top(runs: pd.DataFrame, depth: int, exclude: pd.MultiIndex | None = N
         top = top.assign(rank=_within_cell_rank(cell[keep][top.index.to_numpy()]))
     top = top[top["rank"].to_numpy() <= depth]
     return top.assign(rank=top["rank"].astype(np.int32)).reset_index(drop=True)
+
+
+def top_candidates(run: pd.DataFrame, reach: int) -> pa.Table:
+    """The rows (topic, doc, score) of one run (columns topic, doc, score) that can be among
+    a topic's first ``reach`` documents (``_candidates``; ``reach = reading_depth(depth,
+    exclude)``): a prefix of each ranking, so ``ranked_top`` of these rows, of this run and
+    others, is ``ranked_top`` of the whole run. A run of 1,000 documents a topic is cut at once to about
+    a tenth of its rows, which wait for a batch of runs to be ranked together."""
+    topic_code, topic_names = pd.factorize(run["topic"], sort=False)
+    score = run["score"].to_numpy(np.float64)
+    rows = _candidates(topic_code.astype(np.int64), score, reach)
+    return pa.table({"topic": _taken(topic_names, topic_code[rows]),
+                     "doc": take_rows(as_large_strings(run["doc"]), rows),
+                     "score": score[rows]})
+
+
+def reading_depth(depth: int, exclude: pd.MultiIndex | None) -> int:
+    """How deep each ranking is read: ``depth``, and as many more as a topic has documents
+    in ``exclude``."""
+    return depth + (0 if exclude is None else _most_excluded(exclude))
 
 
 def _candidates(cell: np.ndarray, score: np.ndarray, reach: int) -> np.ndarray:

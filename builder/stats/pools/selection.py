@@ -9,7 +9,7 @@ TREC-COVID's leaderboard name ``contributed judgments``), ``priority`` (1 is jud
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 import numpy as np
 import pandas as pd
@@ -35,6 +35,16 @@ def marked_runs(metadata: pd.DataFrame) -> set[str]:
         given = metadata["priority"].astype(str).str.strip() != ""
         return set(metadata.loc[given & metadata["priority"].notna(), "run"].astype(str))
     return set(metadata["run"].astype(str))
+
+
+def named_in(column: pd.Series, names: Collection[str]) -> np.ndarray:
+    """``column.astype(str).isin(names)`` as a boolean array, decided once per category of a
+    categorical column (a run table's ``run`` and ``topic``: a few hundred names over millions
+    of rows) instead of once per row; a missing value is in no set of names."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        known = np.asarray(column.cat.categories.astype(str).isin(list(names)), bool)
+        return np.append(known, False)[column.cat.codes.to_numpy()]  # code -1: missing
+    return np.asarray(column.astype(str).isin(list(names)), bool)
 
 
 def teams_of(metadata: pd.DataFrame | None) -> dict[str, str]:

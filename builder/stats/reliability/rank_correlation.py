@@ -43,7 +43,20 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 def tau_ap(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """tau_ap of each row of ``y`` (estimated rankings) against the reference ``x`` (see the
-    module docstring for ties); NaN for fewer than two systems."""
+    module docstring for ties); NaN for fewer than two systems.
+
+    Walking down the estimated order (y descending, ties by the reference order), every
+    system j above i has y_j >= y_i, and within a run of equal y the reference order puts
+    x_j >= x_i. So the credit C(i) of the docstring counts, with G(i) and E(i) the systems
+    above i whose x is greater and equal, g(i) those above i in its run of equal y and e(i)
+    those of g(i) with an equal x:
+
+        C(i) = G(i) + E(i)/2 - g(i)/2 + e(i)
+
+    (a pair tied in y alone or in x alone counts 1/2, tied in both 1). g and e are positions
+    within runs of the sorted order; G and E compare each system with those above it, a
+    triangle of comparisons made a block of rows at a time, so that memory stays bounded
+    when n is the (run, topic) pairs of a campaign (thousands) rather than its runs."""
     x, y = np.asarray(x, np.float64), np.atleast_2d(np.asarray(y, np.float64))
     n = x.shape[-1]
     if n < 2:
@@ -54,11 +67,39 @@ def tau_ap(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     order = np.lexsort((np.broadcast_to(reference_rank, y.shape), -y), axis=-1)
     ys = np.take_along_axis(y, order, axis=-1)
     xs = x[order]
-    # pair (j above i) in the estimated order: 1 when x agrees, 1/2 when one of them ties
-    above = np.tril(np.ones((n, n), bool), -1)  # [i, j]: j comes before i
-    sign_x = np.sign(xs[..., None, :] - xs[..., :, None])  # x_j - x_i
-    sign_y = np.sign(ys[..., None, :] - ys[..., :, None])
-    one_tied = (sign_x == 0) != (sign_y == 0)
-    credit = np.where(one_tied, 0.5, (sign_x == sign_y).astype(np.float64))
-    c = np.where(above, credit, 0.0).sum(axis=-1)[..., 1:]
+    greater, equal = _counts_above(xs)
+    same_y = _position_in_runs(ys[..., 1:] == ys[..., :-1])
+    same_both = _position_in_runs((ys[..., 1:] == ys[..., :-1]) & (xs[..., 1:] == xs[..., :-1]))
+    c = (greater + 0.5 * equal - 0.5 * same_y + same_both)[..., 1:]
     return 2.0 / (n - 1) * (c / np.arange(1, n)).sum(axis=-1) - 1.0
+
+
+_BLOCK = 1 << 22
+"""Comparisons made at once by ``_counts_above`` (4 MB of booleans)."""
+
+
+def _counts_above(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per position i of each row, how many earlier positions hold a greater value and how
+    many an equal one."""
+    samples, n = values.shape
+    greater = np.zeros((samples, n), np.int64)
+    equal = np.zeros((samples, n), np.int64)
+    rows = max(1, _BLOCK // max(1, samples * n))
+    for start in range(0, n, rows):
+        stop = min(n, start + rows)
+        below = values[:, start:stop, None]  # [sample, i, .]
+        above = values[:, None, :stop]  # [sample, ., j]
+        earlier = np.arange(stop)[None, :] < np.arange(start, stop)[:, None]  # [i, j]: j < i
+        greater[:, start:stop] = ((above > below) & earlier).sum(axis=-1)
+        equal[:, start:stop] = ((above == below) & earlier).sum(axis=-1)
+    return greater, equal
+
+
+def _position_in_runs(continues: np.ndarray) -> np.ndarray:
+    """Per position of each row, how many positions before it belong to its run, where
+    ``continues[..., k]`` says that position k + 1 continues the run of position k."""
+    n = continues.shape[-1] + 1
+    index = np.broadcast_to(np.arange(n), continues.shape[:-1] + (n,))
+    starts = np.where(np.concatenate([np.ones(continues.shape[:-1] + (1,), bool), ~continues],
+                                     axis=-1), index, 0)
+    return index - np.maximum.accumulate(starts, axis=-1)

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from builder.config.reliability import ReliabilityConfig
+from builder.stats.pools.selection import named_in
 
 UNJUDGED_AT = 10
 """The run pages' unjudged share is of each run's top 10."""
@@ -116,17 +117,17 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
         declared = REGISTRY.get((kind.family, official))
         chosen = set(chosen_runs(settings, scores, official, metadata,
                                  declared.higher_is_better if declared else True))
-        scores = scores[scores["run"].astype(str).isin(chosen)]
+        scores = scores[named_in(scores["run"], chosen)]
         if runs is not None:
-            runs = runs[runs["run"].astype(str).isin(chosen)]
+            runs = runs[named_in(runs["run"], chosen)]
     report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores)
     if settings.agreement and scores is not None and shown and len(shown) > 1:
         from builder.measures.registry import measures_of
         from builder.stats.agreement import measure_agreement
 
         declared = {m.name: m for m in measures_of(kind.family)}
-        known = set(scores["measure"]) | {m.name for m in declared.values()
-                                          if m.per_topic in set(scores["measure"])}
+        scored = set(scores["measure"].unique())  # once: not per declared measure
+        known = scored | {m.name for m in declared.values() if m.per_topic in scored}
         measures = [m for m in dict.fromkeys(shown) if m in known]
         report.agreement = measure_agreement(scores, measures, declared)
     return report

@@ -103,18 +103,20 @@ def validate_runs(
 
 
 def validate_trec_runs(
-    reads: list[RunRead], qrels: pd.DataFrame, *, depth: int, complete: bool
+    reads: list[RunRead], qrels: pd.DataFrame, *, depth: int, complete: bool,
+    unscored: frozenset[str] = frozenset(),
 ) -> list[RunRead]:
     """Apply ``validate_trec_run`` to each read (two at a time); drop the tags it read. For
     every kind that reads TREC runs: ``complete`` is whether the kind's means count a qrels
-    topic without results (as 0), which the warning naming such topics says."""
+    topic without results (as 0), ``unscored`` the qrels topics its means leave out for every
+    run, which the warning naming such topics says."""
     qrels_topics = set(pd.unique(qrels["topic"]))
 
     def validate(read: RunRead) -> RunRead:
         if read.table is None:
             return read
         found = validate_trec_run(read.table, read.path, qrels_topics, depth=depth,
-                                  complete=complete)
+                                  complete=complete, unscored=unscored)
         del read.table["tag"]
         return RunRead(read.path, read.name, read.table, read.findings + found)
 

@@ -31,13 +31,16 @@ import csv
 import io
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from lxml import etree
 
 from builder.findings import Finding, FindingCode, InputError
 from builder.formats.long_values import long_cells, too_long
+
+if TYPE_CHECKING:
+    from lxml import etree
 from builder.formats.source import decode_text, read_input
 from builder.formats.text.numbers import LARGEST_WHOLE, whole_number
 
@@ -113,6 +116,8 @@ def _text(result: etree._Element, tag: str) -> str:
 
 def read_inex_submission(data: bytes, name: str, label: str
                          ) -> tuple[pd.DataFrame | None, list[Finding]]:
+    from lxml import etree  # here, not at the top: a FOL run's reading never needs lxml
+
     parser = etree.XMLParser(resolve_entities=False, load_dtd=False, no_network=True,
                              huge_tree=True)
     try:

@@ -72,6 +72,17 @@ ATOF_READING = (
     "is not finite (nan, inf, 1e999) is still an error, and a blank line is skipped with a "
     "warning (trec_eval quits on a blank qrels line)."
 )
+DEFAULT_RULES = Difference(
+    "trec_eval (every release)", "no --profile",
+    "the NIST appendices: iprec_at_recall and 11pt_avg cut at c = ceil(x R) exactly, depth "
+    "1000, every qrels topic averaged (-c); with --profile, the release's rules; option "
+    "interpolation: trec_eval_9 or lround takes a release's cutoff alone",
+    "9.0.8: (long)(x R + 0.9), c = 2 for x = 0.7, R = 3 (float error); 10.0: lround(x R), "
+    "c = 1 for x = 0.1, R = 14; every result; -c when given",
+    "The site's default is the appendices' definition; --profile follows a release line for "
+    "line.")
+"""The measures it concerns (iprec_at_recall, 11pt_avg) point at it (``Difference.see``)."""
+
 TREC_EVAL_DIFFERENCES: tuple[Difference, ...] = (
     Difference("trec_eval (every release)", "-J leaving a ranking without documents "
                "(qrels 1 0 A 1; run 1 Q0 X 1 1 r; -J -m iprec_at_recall)",
@@ -103,12 +114,7 @@ TREC_EVAL_DIFFERENCES: tuple[Difference, ...] = (
                "depth -M", "an error: the run is rejected", "scored (trec_eval stops only on "
                "a docno given twice within the depth)",
                "A run that names a document twice is malformed wherever the copy is."),
-    Difference("trec_eval (every release)", "no --profile", "the NIST appendices: "
-               "iprec_at_recall and 11pt_avg cut at ceil(x R), depth 1000, every qrels topic "
-               "averaged (-c); with --profile, the release's rules",
-               "9.0.8: (long)(x R + 0.9); 10.0: lround(x R); every result; -c when given",
-               "The site's default is the appendices' definition; --profile follows a "
-               "release line for line."),
+    DEFAULT_RULES,
     Difference("trec_eval (every release)", "a score or relevance that is not a number "
                "(1.5abc, ., abc) or a blank qrels line",
                "an error naming file and line (reading: atof reads them as trec_eval, with a "

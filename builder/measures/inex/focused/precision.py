@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from builder.measures.bibliography import cite
+from builder.measures.inex.differences import NO_RELEVANT_TEXT
 from builder.measures.inex.focused import xcg
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import Aggregation, Measure, register
@@ -43,10 +44,6 @@ IP_BOUNDARY = (
     "At an exact recall boundary inex_eval 3.1 files P[r] under the bucket floor(100 R) of a "
     "double, which for some boundaries (R = 29/100) is one below the definition's; option "
     "ip_recall: definition decides R >= x exactly.")
-NO_RELEVANT_TEXT = (
-    "A topic without relevant text: inex_eval 3.1 prints NaN for art_rec and char_rec (0/0), "
-    "which makes their means NaN; appendix prints 0 so that a mean stays readable (option "
-    "no_relevant_text: nan prints inex_eval's NaN).")
 
 
 def declare_inex_eval_measures(family: str, sizes: str = "", with_average_precision: bool = True
@@ -80,7 +77,7 @@ def declare_inex_eval_measures(family: str, sizes: str = "", with_average_precis
     }
     for name, formula in ratios.items():
         differs = [sizes if name.startswith("char") else "",
-                   NO_RELEVANT_TEXT if name.endswith("_rec") else ""]
+                   NO_RELEVANT_TEXT.see() if name.endswith("_rec") else ""]
         register(Measure(name, family, f"Article or character ratio: {formula}.", INEX_EVAL,
                          differs=" ".join(d for d in differs if d), computed_by=ratio_table))
     for i, name in enumerate(IP_NAMES):

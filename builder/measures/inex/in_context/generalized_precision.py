@@ -35,6 +35,7 @@ import pandas as pd
 
 from builder.contract import SCORE_COLUMNS, SUMMARY_TOPIC
 from builder.measures.bibliography import cite
+from builder.measures.inex.differences import NO_RELEVANT_TEXT
 from builder.measures.registry import Aggregation, Measure, measures_of, register
 
 FAMILY = "in-context"
@@ -219,11 +220,6 @@ def _long(wide: pd.DataFrame, measures: list[str]) -> pd.DataFrame:
     )
 
 
-NO_RELEVANT_TEXT = (
-    "A topic without relevant text: inex_eval 3.1 prints NaN for its gR[r] and AgP (0/0), "
-    "which makes their means (MAgP) NaN; appendix prints 0 so that a mean stays readable on a "
-    "leaderboard (option no_relevant_text: nan prints inex_eval's NaN).")
-
 
 def _declare() -> None:
     """Every measure as inex_eval 3.1 prints it, with its source and where appendix departs
@@ -247,7 +243,7 @@ def _declare() -> None:
                          computed_by=generalized_scores))
         register(Measure(f"gR[{r}]", FAMILY, f"generalized recall at rank {r}",
                          cite("kamps2008", "eq. 12"), {"rank": r},
-                         f"inex_eval 3.1: gR[n] when n < r. {NO_RELEVANT_TEXT}",
+                         f"inex_eval 3.1: gR[n] when n < r. {NO_RELEVANT_TEXT.see()}",
                          computed_by=generalized_scores))
     article_scores = (
         "article score: F-beta, beta = 0.25 as inex_eval 3.1 (Kamps et al. 2008: beta = 1); restricted: "
@@ -255,9 +251,9 @@ def _declare() -> None:
         "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
     )
     register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
-                     differs=f"{article_scores}. {NO_RELEVANT_TEXT}", computed_by=generalized_scores))
+                     differs=f"{article_scores}. {NO_RELEVANT_TEXT.see()}", computed_by=generalized_scores))
     register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT}",
+                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT.see()}",
                      per_topic="AgP", computed_by=generalized_scores))
     for point, name in enumerate(recall_point_names()):
         register(Measure(name, FAMILY, "interpolated generalized precision at recall "
