@@ -8,9 +8,9 @@ drawn in the browser, the document took more than 30 s to open on a loaded machi
 printout was only as complete as the drawing when printing began. As SVG written at build
 time, the document opens at once, prints with no script, and keeps its figures in an archive
 that never runs JavaScript. matplotlib rather than SVG written by hand: axes, ticks, legends
-and the escaping of names as text are its work. The cost: 35 to 50 ms of CPU and 11 to 15 KB
-a figure; for TREC-COVID round 1, 4.3 MB and about 11 s of CPU more for its build (45 s
-rather than 34 s, both on a loaded machine).
+and the escaping of names as text are its work. The cost: 11 to 15 KB and about 20 ms of CPU
+a figure; for TREC-COVID round 1 (286 figures) the whole appendix takes 8.4 s of CPU, beside
+2.9 s for the models of its run pages (load average 1.2), in a build of 16 s.
 
 Only what the run pages' figures use is read: line and marker traces (``scatter``, dashed or
 dotted, stepped with ``shape: "hv"``) and bars with a colour per bar; axis titles, ranges,
