@@ -99,6 +99,22 @@ def validation_page(task: str, run_slug: str) -> str:
     return f"{task}/validation/{run_slug}.html"
 
 
+def task_page(task: str) -> str:
+    """The page of a task of a campaign of several: its leaderboard in full."""
+    return f"{task}/index.html"
+
+
+def appendix_page(task: str) -> str:
+    """The task's printable appendix: every run's sheet in one document
+    (``builder.site.runs.volume``)."""
+    return f"{task}/appendix.html"
+
+
+def sheet_anchor(run_slug: str) -> str:
+    """The id of a run's sheet in its task's printable appendix."""
+    return f"sheet-{run_slug}"
+
+
 def table_csv(page: str, table_id: str) -> str:
     """The CSV of a table, next to its page: ``adhoc/runs/x.html`` -> ``adhoc/runs/x.table.csv``."""
     return f"{page[: -len('.html')]}.{table_id}.csv"
@@ -123,14 +139,20 @@ class SiteTask(TaskAnalysis):
     metadata_paths: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Run metadata value that is a path -> its text and its link from the site root ("" when
     not published): ``builder.site.runs.metadata.metadata_paths``."""
+    leaderboard: str = "index.html"
+    """The page of the task's full leaderboard: the home page of a campaign of one task, the
+    task's page (``task_page``) in a campaign of several."""
 
     @classmethod
-    def of(cls, analysis: TaskAnalysis) -> SiteTask:
+    def of(cls, analysis: TaskAnalysis, several: bool = False) -> SiteTask:
+        """``analysis`` with its pages' names; ``several``: the campaign has several tasks,
+        each with its page."""
         names = [read.name for read in analysis.result.inputs.reads]
         run_slugs = slugs(names)
         return cls(**{f.name: getattr(analysis, f.name) for f in fields(TaskAnalysis)},
                    run_slugs=run_slugs, read_slugs=_read_slugs(names, run_slugs),
-                   topic_slugs=slugs(analysis.topics))
+                   topic_slugs=slugs(analysis.topics),
+                   leaderboard=task_page(analysis.spec.id) if several else "index.html")
 
 
 def _read_slugs(names: list[str], run_slugs: dict[str, str]) -> list[str]:

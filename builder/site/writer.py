@@ -33,6 +33,7 @@ from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
 from builder.site.runs.metadata import metadata_paths
+from builder.site.runs.volume import volume_pages
 from builder.site.web import write_web_files
 from builder.version import __version__
 
@@ -50,7 +51,8 @@ def render_site(site: SiteSpec, analyses: list[TaskAnalysis], output: Path,
         with signals_deferred():  # an interruption finds the folder named, so removed
             staged = staging_folder(output)
         with _no_cycle_collection():
-            pages = _render(site, [SiteTask.of(a) for a in analyses], staged, when, processes)
+            tasks = [SiteTask.of(a, several=len(analyses) > 1) for a in analyses]
+            pages = _render(site, tasks, staged, when, processes)
     except BaseException:
         if staged is not None:
             discard(staged)
@@ -114,8 +116,9 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path,
     its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks
     (what a task's run pages share, such as the ad hoc curves, is a lazy table of its
     evaluation, made once per process by its first chunk there); then the other pages
-    (``builder.site.pages.PAGES``), the downloads, the assets and the manifest, the
-    costliest first."""
+    (``builder.site.pages.PAGES``), each task's printable appendix (its run pages' sheets,
+    ``builder.site.runs.volume``), the downloads, the assets and the manifest, the costliest
+    first."""
     site, out = build.spec, build.out
 
     def assets_and_manifest() -> int:
@@ -142,6 +145,7 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path,
             run_page_jobs.append(pages(partial(run_pages, analysis, chunk)))
     other_jobs = [(file.cost, download(file)) for written in files.values() for file in written]
     other_jobs.append((Cost.MEDIUM, assets_and_manifest))
+    other_jobs += [(Cost.HEAVY, pages(partial(volume_pages, analysis))) for analysis in build.tasks]
     other_jobs += [(builder.cost, pages(make)) for builder in PAGES
                    if not builder.lists_downloads for make in builder.calls(build)]
     # The costliest first (in the order listed among equals), so that the last jobs, which

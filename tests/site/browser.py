@@ -145,3 +145,23 @@ def _site_path(url: str, site: Path) -> str:
     """The page's path in the site, from vnu's ``file:/...`` URL."""
     path = Path(unquote(urlparse(url).path))
     return path.relative_to(site.resolve()).as_posix() if path.is_relative_to(site.resolve()) else url
+
+
+def print_to_a4(page: Page, pdf: Path) -> None:
+    """Print ``page`` as a reader does, to ``pdf`` on A4 (``page.pdf``): once every figure
+    is drawn (or left for a list), in print media, after ``beforeprint`` has refitted the
+    figures to the printed page (each one's resize ends with ``plotly_relayout``)."""
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-figure]')]
+        .filter(area => !area.closest('[hidden]'))
+        .every(area => area.hasAttribute('data-drawn') || area.hasAttribute('data-skipped'))""",
+                           timeout=120_000)
+    page.emulate_media(media="print")
+    page.evaluate("""() => new Promise((done, fail) => {
+        const resized = [...document.querySelectorAll('[data-drawn]')];
+        let left = resized.length;
+        resized.forEach(f => f.once('plotly_relayout', () => { left -= 1; if (!left) done(); }));
+        window.dispatchEvent(new Event('beforeprint'));
+        if (!left) { done(); }
+        setTimeout(() => fail(new Error('a figure was not refitted for print')), 60000);
+    })""")
+    page.pdf(path=str(pdf), format="A4")

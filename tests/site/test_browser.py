@@ -33,8 +33,8 @@ def _assert_plots_rendered(seen: PageVisit) -> None:
         assert plot.bounding_box()["height"] > 100
 
 
-def test_home_page_renders_plots_offline(demo_site: Path, visit: Any) -> None:
-    seen = visit(demo_site / "index.html")
+def test_a_task_page_renders_plots_offline(demo_site: Path, visit: Any) -> None:
+    seen = visit(demo_site / "adhoc" / "index.html")
     _assert_plots_rendered(seen)
     assert seen.page.locator("table").count() >= 1
     assert seen.page.get_by_text("nbuBM25").count() >= 1

@@ -75,15 +75,15 @@ def test_every_link_and_asset_resolves_inside_the_site(stamped_site):
 def test_plotly_is_copied_once_and_loaded_once_per_page(stamped_site):
     assert (stamped_site / "assets" / "plotly.min.js").read_bytes() == plotly_js().read_bytes()
     assert not [p for p in stamped_site.rglob("*.js") if p.name == "plotly.min.js"][1:]
-    home = (stamped_site / "index.html").read_text()
-    assert home.count("plotly.min.js") == 1
+    board = (stamped_site / "adhoc" / "index.html").read_text()
+    assert board.count("plotly.min.js") == 1
     for page in (stamped_site / "adhoc" / "runs").glob("*.html"):
         assert page.read_text().count("assets/plotly.min.js") == 1
 
 
 def test_run_tags_are_shown_as_text(stamped_site):
-    home = (stamped_site / "index.html").read_text()
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in home
+    board = (stamped_site / "adhoc" / "index.html").read_text()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in board
     for page in stamped_site.rglob("*.html"):
         assert SCRIPT_RUN not in page.read_text(), page
 
@@ -91,8 +91,8 @@ def test_run_tags_are_shown_as_text(stamped_site):
 def test_every_run_has_a_page_and_the_rejected_run_a_reason(stamped_site):
     runs = sorted((ROOT / "data" / "adhoc" / "runs").iterdir())
     assert len(list((stamped_site / "adhoc" / "validation").glob("*.html"))) == len(runs)
-    home = (stamped_site / "index.html").read_text()
-    rejected = home.split('<table id="rejected-adhoc">', 1)[1].split("</table>", 1)[0]
+    board = (stamped_site / "adhoc" / "index.html").read_text()
+    rejected = board.split('<table id="rejected-adhoc">', 1)[1].split("</table>", 1)[0]
     assert "irisBroken" in rejected
     run_pages = list((stamped_site / "adhoc" / "runs").glob("*.html"))
     assert len(run_pages) == len(runs) - rejected.count("<tr>") + 1

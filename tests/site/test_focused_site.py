@@ -47,7 +47,7 @@ def evaluator_order() -> list[str]:
 
 
 def test_leaderboard_follows_the_evaluators_official_order(demo_site: Path, evaluator_order):
-    home = (demo_site / "index.html").read_text()
+    home = (demo_site / "focused" / "index.html").read_text()
     rows = _table_rows(home, "leaderboard-focused")
     assert [row[1] for row in rows] == evaluator_order
     header = home.split('<table id="leaderboard-focused">', 1)[1].split("</thead>", 1)[0]
@@ -56,7 +56,7 @@ def test_leaderboard_follows_the_evaluators_official_order(demo_site: Path, eval
 
 
 def test_overlapping_run_is_listed_with_its_lines(demo_site: Path):
-    home = (demo_site / "index.html").read_text()
+    home = (demo_site / "focused" / "index.html").read_text()
     rejected = _table_rows(home, "rejected-focused")
     assert [row[0] for row in rejected] == [OVERLAPPING_RUN]
     assert re.match(r"line \d+: passage overlaps the passage of line \d+", rejected[0][1])

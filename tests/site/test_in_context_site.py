@@ -66,7 +66,7 @@ def test_leaderboard_magp_is_inex_eval(site, shared_data, task):
     for measure in ("MAgP", "gP[5]", "gP[10]", "gP[25]", "gP[50]"):
         assert float(summary[RUN_NAMES[run]][measure]) == pytest.approx(
             expected[(measure, "all")], abs=1e-9), measure
-    board = read_csv(site / f"index.leaderboard-{task}.csv")
+    board = read_csv(site / task / f"index.leaderboard-{task}.csv")
     # the official measure right after the run, then the task's others in its order
     assert list(board[0])[2] == "MAgP"
     assert [c for c in board[0] if c.startswith("gP")] == ["gP[5]", "gP[10]", "gP[25]", "gP[50]"]
@@ -79,10 +79,10 @@ def test_interleaved_run_is_rejected_with_inex_eval_reason(site, shared_data, ta
     for run in rejected:
         error = oracle_file(shared_data, flag, run).read_text()
         topic, article = re.search(r"interleaved in topic (\S+)\s+article id: (\S+)", error).groups()
-        rows = {row["Run"]: row["Reason"] for row in read_csv(site / f"index.rejected-{task}.csv")}
+        rows = {row["Run"]: row["Reason"] for row in read_csv(site / task / f"index.rejected-{task}.csv")}
         reason = rows[RUN_NAMES[run]]
         assert f"article results are interleaved in topic {topic}, article id: {article} " in reason
-        assert reason in html.unescape((site / "index.html").read_text(encoding="utf-8"))
+        assert reason in html.unescape((site / task / "index.html").read_text(encoding="utf-8"))
         assert not (site / task / "runs" / f"{RUN_NAMES[run]}.html").exists()
 
 

@@ -22,7 +22,7 @@ def _summary(site: Path) -> list[dict[str, str]]:
 
 
 def _top_group(site: Path) -> list[str]:
-    with open(site / "index.leaderboard-adhoc.csv", newline="") as stream:
+    with open(site / "adhoc" / "index.leaderboard-adhoc.csv", newline="") as stream:
         return [row["Run"] for row in csv.DictReader(stream) if row.get("Top group")]
 
 

@@ -92,3 +92,57 @@ def test_printed_figures_take_the_page_width(demo_site: Path, browser):
     finally:
         page.close()
     assert widths and min(widths) > 0.95 and max(widths) <= 1.0, widths
+
+
+PRINTED_PAGES = ("index.html", "adhoc/index.html", "adhoc/significance.html",
+                 "adhoc/reliability.html", "adhoc/judgements.html", "adhoc/runs/irisQL.html",
+                 "focused/runs/irisFocManual.html", "relevant-in-context/runs/kestrelRicDense.html",
+                 "elements/runs/ndParagraphs.html", "measures.html", "downloads.html")
+"""A page of every kind that draws a figure or a wide table, in every family of runs."""
+
+
+@pytest.mark.slow
+def test_every_kind_of_page_prints_on_a4_with_nothing_past_the_edge(
+        demo_site: Path, visit, tmp_path: Path) -> None:
+    import pdfplumber
+
+    from tests.site.browser import print_to_a4
+
+    topic = min((demo_site / "adhoc" / "topics").glob("4*.html"))
+    for path in [*(demo_site / p for p in PRINTED_PAGES), topic]:
+        seen = visit(path, viewport=(1366, 900))
+        pdf = tmp_path / f"{path.stem}.pdf"
+        print_to_a4(seen.page, pdf)
+        with pdfplumber.open(pdf) as document:
+            for number, sheet in enumerate(document.pages, 1):
+                assert abs(sheet.width - 595.3) < 1
+                drawn = sheet.chars + sheet.rects + sheet.lines + sheet.curves
+                where = f"{path.relative_to(demo_site)} sheet {number}"
+                assert drawn, where
+                assert min(o["x0"] for o in drawn) >= 0, where
+                assert max(o["x1"] for o in drawn) <= sheet.width, where
+                # text cut at the foot (chromium also paints, clipped, the white ground of a
+                # figure moved whole to the next sheet: only ink counts)
+                assert max(c["bottom"] for c in sheet.chars) <= sheet.height, where
+
+
+def test_a_printed_per_topic_curve_reaches_recall_one(demo_site: Path, visit) -> None:
+    page = visit(demo_site / "adhoc" / "runs" / "irisQL.html", viewport=(1366, 900)).page
+    page.wait_for_selector("#figure-uninterpolated-topic[data-drawn] .main-svg")
+    page.emulate_media(media="print")
+    page.evaluate("""() => new Promise(done => {
+        document.getElementById('figure-uninterpolated-topic').once('plotly_relayout', done);
+        window.dispatchEvent(new Event('beforeprint'));
+    })""")
+    ticks = page.evaluate("""() => {
+        const figure = document.getElementById('figure-uninterpolated-topic');
+        const right = figure.querySelector('.main-svg').getBoundingClientRect().right;
+        return [...figure.querySelectorAll('.xtick text')].map(t => [t.textContent,
+            t.getBoundingClientRect().right <= right]);
+    }""")
+    labels = [text for text, _ in ticks]
+    assert labels[-1] == "1", labels  # the recall axis reaches 1.0 on paper
+    assert all(inside for _, inside in ticks)
+    width = page.evaluate("""() => document.querySelector('#figure-uninterpolated-topic .main-svg')
+        .getBoundingClientRect().width""")
+    assert width <= 680  # A4's printable width

@@ -49,7 +49,7 @@ def test_the_tie_table_equals_appendix_ties(demo_site):
 
 
 def test_leaderboard_ranks_under_ties_and_run_page_line(demo_site):
-    board = pd.read_csv(demo_site / "index.leaderboard-adhoc.csv", keep_default_na=False)
+    board = pd.read_csv(demo_site / "adhoc" / "index.leaderboard-adhoc.csv", keep_default_na=False)
     ties = pd.read_csv(demo_site / "adhoc" / "reliability.ties.csv").set_index("Run")
     assert "Ranks under ties" in board.columns
     for run, cell in zip(board["Run"], board["Ranks under ties"]):

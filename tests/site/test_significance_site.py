@@ -64,7 +64,7 @@ def test_the_seed_and_settings_are_in_the_manifest(demo_site):
 
 
 def test_every_page_with_a_result_states_the_settings(demo_site):
-    pages = [demo_site / "index.html", demo_site / "adhoc" / "significance.html",
+    pages = [demo_site / "adhoc" / "index.html", demo_site / "adhoc" / "significance.html",
              *(demo_site / "adhoc" / "runs").glob("*.html")]
     for page in pages:
         text = _text(page)
@@ -75,7 +75,7 @@ def test_the_significance_page_has_the_heatmap_and_the_top_group(demo_site, pair
     text = (demo_site / "adhoc" / "significance.html").read_text()
     data = re.search(r'id="figure-significance-map-data">(.*?)</script>', text).group(1)
     heatmap = json.loads(data)["data"][0]
-    leaderboard = pd.read_csv(demo_site / "index.leaderboard-adhoc.csv", keep_default_na=False)
+    leaderboard = pd.read_csv(demo_site / "adhoc" / "index.leaderboard-adhoc.csv", keep_default_na=False)
     runs = list(leaderboard["Run"])
     assert heatmap["type"] == "heatmap"
     # plotly.js reads markup in labels: names go in with &, <, > as entities, shown as text

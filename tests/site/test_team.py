@@ -66,8 +66,8 @@ def test_no_other_teams_run_name_or_description_in_any_file(bundle: Path) -> Non
 
 def test_own_runs_in_full_others_by_rank_and_scores(bundle: Path, demo_site: Path) -> None:
     own = {row["run"]: row for row in _metadata() if row["team"] == TEAM}
-    public = _csv(demo_site / "index.leaderboard-adhoc.csv")
-    board = _csv(bundle / "index.leaderboard-adhoc.csv")
+    public = _csv(demo_site / "adhoc" / "index.leaderboard-adhoc.csv")
+    board = _csv(bundle / "adhoc" / "index.leaderboard-adhoc.csv")
     assert len(board) == len(public)
     for rank, (mine, theirs) in enumerate(zip(board, public), start=1):
         assert mine["map"] == theirs["map"] and mine["P_10"] == theirs["P_10"]

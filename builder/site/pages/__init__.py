@@ -25,6 +25,7 @@ from builder.site.pages import (
 
 PAGES: tuple[PageBuilder, ...] = (
     home.HOME_PAGE,
+    home.TASK_PAGES,
     topics.TOPIC_PAGES,
     validation.VALIDATION_PAGES,
     significance.SIGNIFICANCE_PAGE,

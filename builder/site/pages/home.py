@@ -1,6 +1,8 @@
-"""The home page: per task, its leaderboard (a figure and a table), its rejected runs and the
-findings in its inputs, with links to the task's significance, reliability and run-versus-run
-pages when it has them."""
+"""The leaderboards: per task, its leaderboard (a figure and a table), its rejected runs and
+the findings in its inputs, with links to the task's significance, reliability, run-versus-run
+pages and printable appendix when it has them; on the home page for a campaign of one task,
+on each task's page for a campaign of several, whose home page lists each task with its best
+runs."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from builder.site.pages.reliability import reliability_page_path, tie_ranks
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.pages.significance import TOP_GROUP_MARK, significance_page_path, top_group_marks
 from builder.site.parallel import Cost
-from builder.site.paths import SiteTask, run_page, validation_page
+from builder.site.paths import SiteTask, appendix_page, run_page, validation_page
 from builder.site.tables import Cell, Table, TableControls, number, text
 
 DUPLICATE_COLUMN = "Same ranking as"
@@ -141,42 +143,96 @@ def input_findings_table(analysis: SiteTask, display_path: Callable[[str], str])
                  ["File", "Line", "Severity", "Finding"], rows)
 
 
+TOP_RUNS = 5
+"""The home page of a campaign of several tasks lists each task's runs ranked this high or
+higher (more when runs tie at the last rank)."""
+
+
+def top_runs_table(analysis: SiteTask) -> Table:
+    """The task's best runs (rank at most ``TOP_RUNS``, shared ranks as on the leaderboard):
+    rank, run, the official measure and the team when the metadata gives teams."""
+    spec = analysis.spec
+    kept = [c for c in leaderboard_columns(analysis)
+            if c.header in ("Rank", "Run", "Team") or c.official == spec.official_measure]
+    top = [i for i, run in enumerate(analysis.runs) if analysis.ranks[run] <= TOP_RUNS]
+    rows = [[c.cells[i] for c in kept] for i in top]
+    return Table(f"top-runs-{spec.id}",
+                 f"{spec.title}: best runs by {analysis.label(spec.official_measure)}",
+                 [c.header for c in kept], rows, row_header=1,
+                 official=[c.official for c in kept])
+
+
+def task_section(analysis: SiteTask, build: SiteBuild) -> Page:
+    """A task's leaderboard in full, its figure, its rejected runs and the findings in its
+    inputs, with the links to its other pages: the home page's content for a campaign of one
+    task, the task's page (``task_page``) for one of several. Returned as a page whose
+    ``context["task"]`` the template ``task_section.html`` draws."""
+    spec = analysis.spec
+    page = Page(analysis.leaderboard, "task.html", spec.title)
+    board = leaderboard_table(analysis)
+    rejected = rejected_table(analysis)
+    inputs = input_findings_table(analysis, build.spec.relative)
+    page.tables += [board, rejected, inputs]
+    official = spec.official_measure
+    if len(analysis.runs) > 1 and official in analysis.summary.columns:  # one bar: no chart
+        page.figures.append(plots.leaderboard(
+            spec.id, analysis.runs, analysis.summary.loc[analysis.runs, official].to_numpy(),
+            analysis.label(official)))
+    page.context["task"] = {**_links(analysis), "leaderboard": board, "rejected": rejected,
+                            "inputs": inputs, "figure": f"figure-leaderboard-{spec.id}"}
+    return page
+
+
+def _links(analysis: SiteTask) -> dict:
+    """What a task's section links to and says beside its leaderboard."""
+    report = analysis.significance
+    return {"analysis": analysis,
+            "significance": None if report is None else {
+                "page": significance_page_path(analysis.spec.id),
+                "settings": report.settings.describe(), "mark": TOP_GROUP_MARK,
+                "marked": top_group_marks(analysis) is not None},
+            "reliability": None if analysis.reliability is None else {
+                "page": reliability_page_path(analysis.spec.id),
+                "ties": tie_ranks(analysis) is not None},
+            "compare": compare_page_path(analysis.spec.id) if has_pairs(analysis) else None,
+            "topics": f"{analysis.spec.id}/topics/index.html",
+            "appendix": appendix_page(analysis.spec.id) if analysis.runs else None,
+            "judgements": judgements_page_path(analysis.spec.id)
+            if analysis.pool is not None and len(analysis.pool.topics) else None,
+            "pooled": None if judgement_columns(analysis) is None
+            else analysis.pool.pooled_stated}
+
+
 def home_pages(build: SiteBuild) -> list[Page]:
-    """The site's home page (``index.html``)."""
+    """The site's home page (``index.html``): the task's section (``task_section``) when the
+    campaign has one task; else, per task, its best runs (``top_runs_table``) and a link to
+    its page."""
     site = build.spec
+    if len(build.tasks) == 1:
+        page = task_section(build.tasks[0], build)
+        page.template, page.title = "home.html", site.campaign.title
+        page.context["wide"] = True
+        return [page.with_table_csvs()]
     page = Page("index.html", "home.html", site.campaign.title)
     tasks = []
     for analysis in build.tasks:
-        board = leaderboard_table(analysis)
-        rejected = rejected_table(analysis)
-        inputs = input_findings_table(analysis, site.relative)
-        page.tables += [board, rejected, inputs]
-        official = analysis.spec.official_measure
-        if len(analysis.runs) > 1 and official in analysis.summary.columns:  # one bar: no chart
-            page.figures.append(plots.leaderboard(
-                analysis.spec.id, analysis.runs,
-                analysis.summary.loc[analysis.runs, official].to_numpy(),
-                analysis.label(official)))
-        report = analysis.significance
-        tasks.append({"analysis": analysis, "leaderboard": board, "rejected": rejected,
-                      "inputs": inputs,
-                      "significance": None if report is None else {
-                          "page": significance_page_path(analysis.spec.id),
-                          "settings": report.settings.describe(), "mark": TOP_GROUP_MARK,
-                          "marked": top_group_marks(analysis) is not None},
-                      "reliability": None if analysis.reliability is None else {
-                          "page": reliability_page_path(analysis.spec.id),
-                          "ties": tie_ranks(analysis) is not None},
-                      "figure": f"figure-leaderboard-{analysis.spec.id}",
-                      "compare": compare_page_path(analysis.spec.id) if has_pairs(analysis)
-                      else None,
-                      "topics": f"{analysis.spec.id}/topics/index.html",
-                      "judgements": judgements_page_path(analysis.spec.id)
-                      if analysis.pool is not None and len(analysis.pool.topics) else None,
-                      "pooled": None if judgement_columns(analysis) is None
-                      else analysis.pool.pooled_stated})
-    page.context = {"tasks": tasks, "wide": True}
+        top = top_runs_table(analysis)
+        page.tables.append(top)
+        tasks.append({**_links(analysis), "top": top, "page": analysis.leaderboard,
+                      "rejected": len(analysis.rejected)})
+    page.context = {"tasks": tasks, "wide": False}
+    return [page]
+
+
+def task_pages(analysis: SiteTask, build: SiteBuild) -> list[Page]:
+    """The task's page (``task_page``), in a campaign of several tasks; none in a campaign of
+    one, whose home page is the task's."""
+    if len(build.tasks) == 1:
+        return []
+    page = task_section(analysis, build)
+    page.context["wide"] = True
     return [page.with_table_csvs()]
 
 
 HOME_PAGE = PageBuilder("home", Scope.SITE, home_pages, Cost.MEDIUM)
+TASK_PAGES = PageBuilder("task", Scope.TASK, task_pages, Cost.MEDIUM)

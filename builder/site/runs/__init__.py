@@ -17,7 +17,7 @@ from builder.site.pages.judgements import with_judgement_rows
 from builder.site.pages.reliability import with_reliability_lines
 from builder.site.pages.run_pairs import compare_link, has_pairs
 from builder.site.pages.significance import with_run_comparisons
-from builder.site.paths import SiteTask
+from builder.site.paths import SiteTask, appendix_page, sheet_anchor
 from builder.site.runs import adhoc, focused, generic, in_context
 
 PAGE_MODELS: dict[str, ModuleType] = {
@@ -42,7 +42,8 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     (``context["significance"]``, rendered by ``run_significance.html``), its reliability
     line (``context["reliability"]``, ``run_reliability.html``), its row of the judgements page
     (``context["judgements"]``, ``run_judgements.html``), a link to its row of the
-    leaderboard and one to the run-versus-run page, its submitted file (name, SHA-256 and its
+    leaderboard, one to its sheet of the task's printable appendix and one to the
+    run-versus-run page, its submitted file (name, SHA-256 and its
     download when published) and its scores as the official program prints them with ``-q``
     (a text file beside the page, ``context["official_scores"]``)."""
     pages = page_model(analysis.spec.kind.name).run_pages(analysis, positions)
@@ -51,8 +52,10 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     for page in pages:
         run = page.context.get("run")
         if run is not None:
-            page.context["leaderboard"] = f"index.html#run={quote(run, safe='')}"
+            page.context["leaderboard"] = f"{analysis.leaderboard}#run={quote(run, safe='')}"
             page.context["compare"] = compare_link(analysis.spec.id, run) if pairs else None
+            page.context["appendix"] = (f"{appendix_page(analysis.spec.id)}"
+                                        f"#{sheet_anchor(analysis.run_slugs[run])}")
             page.context["submitted"] = analysis.submitted.get(run)
             page.context["official_scores"] = None
             if scores.get(run):
