@@ -104,8 +104,8 @@ def test_batched_demo_site_equals_one_shot(tmp_path, stamped_demo_site, monkeypa
 # tables (an ad hoc task's judged depths and unjudged shares), the tie ranges and unjudged
 # shares on the leaderboard and its CSV, the reliability line and judgements row of each run
 # page.
-RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|.*/judgements\..*|index\.html|"
-                              r"index\.leaderboard-.*\.csv|"
+RANKING_ANALYSES = re.compile(r"(.*/reliability\..*|.*/judgements\..*|(adhoc/)?index\.html|"
+                              r"(adhoc/)?index\.leaderboard-.*\.csv|"
                               r"adhoc/runs/[^/]*\.html|\.appendix-written)")
 
 

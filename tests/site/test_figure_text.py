@@ -25,7 +25,8 @@ TAGS = ["<b>bold</b>", "<br>", "<sup>2</sup>", "plain"]
 FILES = ['<a href="https:example.invalid">x', "<img src=x onerror=alert(1)>",
          '<span style="color:red">s', "plain"]
 """Run file names (a task naming its runs by file): white space, but no slash."""
-RUN_NAMES = {"tags": TAGS, "files": [f"{name}.txt" for name in FILES]}
+RUN_NAMES = {"tags": TAGS, "files": FILES}
+"""The runs' names: a file ``NAME.txt`` names its run ``NAME`` (``.txt`` only says it is a run)."""
 HOSTILE = [name for names in RUN_NAMES.values() for name in names if "<" in name] + [
     topic for topic in TOPICS if "<" in topic]
 

@@ -115,8 +115,8 @@ def test_no_empty_section_on_inex_and_single_run_tasks(demo_site: Path, tmp_path
     leaderboard no judgement column, a run page no judgements section. On a task of one ad
     hoc run: the page has both sections, the leaderboard its Unjudged@10 (no Pooled column:
     nothing says which runs were pooled), the run page its row of the page."""
-    board = visit(demo_site / "index.html").page
     for task in INEX_TASKS:
+        board = visit(demo_site / task / "index.html").page  # the task's own leaderboard
         sections = _sections(visit(demo_site / task / "judgements.html").page)
         assert [s["heading"] for s in sections] == ["Per topic", "References"], task
         assert all(s["rows"] or s["items"] for s in sections), (task, sections)
