@@ -17,7 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from builder.stats.significance.paired import TestResult
-from builder.stats.significance.resampling import RELATIVE_TOLERANCE, pair_chunks
+from builder.stats.significance.resampling import (
+    RELATIVE_TOLERANCE,
+    pair_chunks,
+    resampled_sums,
+)
 
 
 def resample_counts(n_topics: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -61,8 +65,8 @@ def bootstrap_test(d: np.ndarray, n_resamples: int, rng: np.random.Generator) ->
     for chunk in pair_chunks(len(d), n_resamples):
         w = shifted[chunk]
         r2 = reach[chunk, None]
-        total_squared = (w @ counts.T) ** 2
-        reached = total_squared * (n - 1 + r2) >= r2 * n * ((w**2) @ counts.T)
+        total_squared = resampled_sums(w, counts) ** 2
+        reached = total_squared * (n - 1 + r2) >= r2 * n * resampled_sums(w**2, counts)
         extreme[chunk] = np.count_nonzero(reached, axis=1)
     # constant nonzero differences: t(z) is infinite and no shifted sample (all zeros) reaches it
     extreme[~np.isfinite(observed)] = 0

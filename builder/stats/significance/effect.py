@@ -16,7 +16,7 @@ from itertools import pairwise
 import numpy as np
 
 from builder.stats.significance.bootstrap import resample_counts
-from builder.stats.significance.resampling import pair_chunks
+from builder.stats.significance.resampling import pair_chunks, resampled_sums, tolerance
 
 QUANTILE_THREADS = 2
 """Rows of bootstrap means whose quantiles are found at once: numpy partitions without the
@@ -35,8 +35,13 @@ def mean_difference_ci(
     low = np.empty(len(d))
     high = np.empty(len(d))
     for chunk in pair_chunks(len(d), n_resamples):
-        means = (d[chunk] @ counts.T) / n
+        means = resampled_sums(d[chunk], counts) / n
         low[chunk], high[chunk] = _row_quantiles(means, [tail, 1.0 - tail])
+    # A bound that is zero but for float noise (differences such as 0.1 + 0.2 - 0.3) is zero:
+    # printed as 4.4e-18, it would say the interval just misses zero.
+    noise = tolerance(d) / n
+    low[np.abs(low) <= noise] = 0.0
+    high[np.abs(high) <= noise] = 0.0
     return low, high
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from builder.stats.significance.paired import TestResult
-from builder.stats.significance.resampling import pair_chunks, tolerance
+from builder.stats.significance.resampling import pair_chunks, resampled_sums, tolerance
 
 
 def exact_enumeration(n_topics: int, n_resamples: int) -> bool:
@@ -44,7 +44,7 @@ def randomization_test(d: np.ndarray, n_resamples: int, rng: np.random.Generator
     reach = observed - tolerance(d)
     counts = np.empty(len(d), dtype=np.int64)
     for chunk in pair_chunks(len(d), len(flips)):
-        resampled = np.abs(d[chunk] @ flips.T)
+        resampled = np.abs(resampled_sums(d[chunk], flips))
         counts[chunk] = np.count_nonzero(resampled >= reach[chunk, None], axis=1)
     if exact_enumeration(d.shape[1], n_resamples):
         p_value = counts / len(flips)
