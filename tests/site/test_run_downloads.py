@@ -64,3 +64,25 @@ def test_each_run_pages_scores_equal_appendix_evaluate_q(demo_site: Path, task: 
 def test_trec_covid_run_pages_scores_equal_appendix_evaluate_q(covid_site: Path) -> None:
     spec = load_config(COVID_CONFIG).tasks[0]
     assert _check_task(covid_site, spec, runs=3) == 3
+
+
+def test_scores_download_equals_evaluate_when_judged_only_empties_a_topic(tmp_path: Path) -> None:
+    """trec_eval 9.0.8 with -c and -J prints a topic the run answered with unjudged documents
+    only (its results emptied by -J): the download, like the command, reads which topics each
+    run answered from the evaluation, not from what is left after -J."""
+    root = tmp_path / "campaign"
+    (root / "runs").mkdir(parents=True)
+    (root / "qrels.txt").write_text("1 0 a 1\n1 0 b 0\n2 0 c 1\n3 0 d 1\n")
+    (root / "runs" / "r1.txt").write_text(
+        "1 Q0 a 1 3.0 r1\n1 Q0 x 2 2.0 r1\n2 Q0 y 1 2.0 r1\n2 Q0 z 2 1.0 r1\n")
+    (root / "runs" / "r2.txt").write_text("1 Q0 b 1 3.0 r2\n2 Q0 c 1 2.0 r2\n3 Q0 d 1 1.0 r2\n")
+    config = root / "site_config.yml"
+    config.write_text(
+        "campaign: {title: Judged only}\ntasks:\n  - id: t\n    title: T\n    kind: adhoc\n"
+        "    qrels: qrels.txt\n    runs: runs/\n"
+        "    options: {profile: '9.0.8', complete: true, judged_only: true}\n")
+    assert main(["build", "--config", str(config), "--out", str(root / "site"), "--quiet"]) == 0
+    spec = load_config(config).tasks[0]
+    assert _check_task(root / "site", spec) == 2
+    r1 = _evaluate(spec, root / "runs" / "r1.txt")
+    assert re.search(r"^num_ret\s+2\s+0$", r1, re.MULTILINE)  # topic 2: answered, emptied by -J

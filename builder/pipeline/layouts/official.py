@@ -82,16 +82,19 @@ def printed_runs(scores: pd.DataFrame, spec: TaskSpec,
     return scores, answered, empty
 
 
-def official_text(scores: pd.DataFrame, spec: TaskSpec) -> str:
+def official_text(scores: pd.DataFrame, spec: TaskSpec,
+                  extras: Mapping[str, pd.DataFrame] | None = None) -> str:
     """``appendix evaluate -q`` of the runs of ``scores`` (the task's score table, or one
     run's rows of it) with the task's options and default measures: per run its per-topic
     lines, its runid line and its summary, as the official program prints them. Empty for a
-    run that answered no judged topic (the command prints nothing for it and exits 7)."""
+    run that answered no judged topic (the command prints nothing for it and exits 7).
+    ``extras``: the evaluation's, whose ``answered`` table says which topics a run answered
+    however -J or -M 0 emptied them (``answered_topics``), as the command reads it."""
     from builder.pipeline.layouts.scores import trec_text
     from builder.pipeline.scoring import plan_measures
 
     plan = plan_measures(spec, [])  # the kind's default measures, as the command's
-    scores, answered, _ = printed_runs(scores, spec)
+    scores, answered, _ = printed_runs(scores, spec, extras)
     names = list(plan.names)
     scores = scores[scores["measure"].isin(names).to_numpy()]
     layout = TrecLayout(per_topic=True, answered=answered, runid=plan.runid)

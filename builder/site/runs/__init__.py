@@ -83,5 +83,5 @@ def _official_scores(analysis: SiteTask, runs: list[str]) -> dict[str, str]:
         return {}
     scores = evaluation.scores
     mine = scores[scores["run"].isin(runs).to_numpy()]
-    return {str(run): official_text(rows, analysis.spec)
+    return {str(run): official_text(rows, analysis.spec, evaluation.extras)
             for run, rows in mine.groupby("run", sort=False, observed=True)}
