@@ -32,8 +32,9 @@ import pandas as pd
 
 from builder.contract import SUMMARY_TOPIC
 from builder.measures.registry import Measure
+from builder.stats.pools.selection import named_in
 from builder.stats.reliability.rank_correlation import tau_ap
-from builder.stats.significance.per_topic import scores_for_testing
+from builder.stats.significance.per_topic import per_topic_source
 
 AGREEMENT_COLUMNS = ["measure_a", "measure_b", "level", "n", "kendall_tau", "tau_ap",
                      "pearson", "spearman"]
@@ -58,7 +59,8 @@ def coefficients(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, flo
 def summary_matrix(scores: pd.DataFrame, measures: Sequence[str], runs: Sequence[str]
                    ) -> pd.DataFrame:
     """runs x measures of the summary rows (a run without a row for a measure: NaN)."""
-    rows = scores[(scores["topic"].astype(str) == SUMMARY_TOPIC) & scores["measure"].isin(measures)]
+    rows = scores[named_in(scores["topic"], {SUMMARY_TOPIC})
+                  & scores["measure"].isin(measures).to_numpy()]
     return rows.pivot_table(index="run", columns="measure", values="value", aggfunc="first"
                             ).reindex(index=list(runs), columns=list(measures))
 
@@ -66,11 +68,17 @@ def summary_matrix(scores: pd.DataFrame, measures: Sequence[str], runs: Sequence
 def per_topic_matrix(scores: pd.DataFrame, measures: Sequence[str],
                      declared: Mapping[str, Measure]) -> pd.DataFrame:
     """(run, topic) x measures of the per-topic values (a summary measure's through the
-    per-topic measure it aggregates); a pair a measure has no value for: NaN."""
-    per_topic, _, _ = scores_for_testing(scores, measures, declared)
-    per_topic = per_topic[per_topic["measure"].isin(measures)]
-    return per_topic.pivot_table(index=["run", "topic"], columns="measure", values="value",
-                                 aggfunc="first").reindex(columns=list(measures))
+    per-topic measure it aggregates, ``per_topic_source``); a pair a measure has no value
+    for: NaN. Each measure's column is its source's, taken rather than renamed, so that a
+    mean and its own per-topic measure (MAiP and AiP) can both be compared."""
+    per_topic = scores[~named_in(scores["topic"], {SUMMARY_TOPIC})]
+    available = set(per_topic["measure"].unique())
+    sources = [per_topic_source(m, declared, available) for m in measures]
+    wide = per_topic[per_topic["measure"].isin([s for s in sources if s]).to_numpy()].pivot_table(
+        index=["run", "topic"], columns="measure", values="value", aggfunc="first",
+        observed=True)
+    return pd.DataFrame({m: wide[s] if s in wide.columns else np.nan
+                         for m, s in zip(measures, sources)}, index=wide.index)
 
 
 def measure_agreement(scores: pd.DataFrame, measures: Sequence[str],

@@ -103,3 +103,19 @@ def test_correlate_takes_measures_as_evaluate_does_and_scores_only_those():
                       "--format", "csv")
     assert status == 0 and list(pd.read_csv(io.StringIO(out))["measure_b"]) == [
         "P(rel=2)@5", "P(rel=2)@5"]
+
+
+def test_a_mean_and_its_own_per_topic_measure_are_compared_on_the_topics():
+    """MAiP is compared on the topics through AiP: asked together, both keep their per-topic
+    values (the topics level of the pair is AiP against itself, so every coefficient is 1)."""
+    runs = [str(p) for p in sorted((INEX / "focused").iterdir()) if "Fusion" not in p.name]
+    status, out = cli("correlate", str(INEX / "qrels.txt"), *runs, "--task", "focused",
+                      "-m", "MAiP", "-m", "AiP", "-m", "iP[0.01]", "--format", "csv")
+    assert status == 0
+    table = pd.read_csv(io.StringIO(out)).set_index(["measure_a", "measure_b", "level"])
+    topics = table.xs("topics", level="level")
+    assert (topics["n"] > len(runs)).all()
+    pair = topics.loc[("MAiP", "AiP")]
+    assert pair["pearson"] == pytest.approx(1.0) and pair["kendall_tau"] == pytest.approx(1.0)
+    assert topics.loc[("MAiP", "iP[0.01]"), "pearson"] == pytest.approx(
+        topics.loc[("AiP", "iP[0.01]"), "pearson"])
