@@ -51,7 +51,8 @@ def graded_idealism(grades: pd.Series, mapping: dict[int, float] | None) -> np.n
     if mapping is None:
         top = values.max(initial=0.0)
         return values / top if top > 0 else np.zeros(len(values))
-    return np.array([float(mapping.get(int(g), 0.0)) for g in values])
+    # a grade is a whole number (qrels): truncated as before, mapped column-wise
+    return pd.Series(values.astype(np.int64)).map(mapping).fillna(0.0).to_numpy(np.float64)
 
 
 def ideal_elements(qrels: pd.DataFrame, options: EprumDocumentsOptions

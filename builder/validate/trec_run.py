@@ -95,7 +95,7 @@ def file_findings(file: str, topics: list[str], sizes: np.ndarray, tags: list[st
     missing = qrels_topics - set(topics)
     never = missing & unscored
     outcomes = ((missing - never, "scored 0" if complete else "left out of the means"),
-                (never, "left out of the means, as every run is (no document judged relevant)"))
+                (never, "left out of the means, as every run is (no document judged ideal)"))
     findings += [Finding(file, None, "warning", FindingCode.MISSING_TOPIC,
                          f"{len(group)} qrels topics without results, {outcome}: {_some(group)}")
                  for group, outcome in outcomes if group]

@@ -73,13 +73,13 @@ def test_a_qrels_topic_without_an_ideal_document_is_said_to_be_left_out_as_it_is
     warning = capsys.readouterr().err
     assert "1 qrels topics without results, scored 0: 2\n" in warning
     assert ("1 qrels topics without results, left out of the means, as every run is (no "
-            "document judged relevant): 3") in warning
+            "document judged ideal): 3") in warning
     # The same with -l 0, which judges topic 3's documents, when the grades option makes
     # grade 0 ideal for nobody.
     scores = evaluate(tmp_path, qrels, "1 Q0 A 1 3.0 r\n", "-l", "0", "-o",
                       'grades={"0": 0, "1": 1}')
     assert [t for t, m in scores if m == "avgP"] == ["1", "2", "all"]
-    assert "left out of the means, as every run is (no document judged relevant): 3" in (
+    assert "left out of the means, as every run is (no document judged ideal): 3" in (
         capsys.readouterr().err)
 
 
