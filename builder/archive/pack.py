@@ -194,7 +194,7 @@ def pack(site: SiteSpec, output: Path, archive: Path) -> Path:
     pages = site_members(output)
     when = int(datetime.fromisoformat(built["build_date"]).timestamp())
     files = {**{member.name: member.sha256 for _, member in inputs},
-             **{member.name: hashlib.sha256(member.read()).hexdigest() for member in pages}}
+             **{member.name: _sha256_file(member.source) for member in pages}}
     manifest = {
         "archive_format": ARCHIVE_FORMAT,
         **{key: value for key, value in built.items() if key != "inputs"},

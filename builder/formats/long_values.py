@@ -27,10 +27,7 @@ NAMES = ("topic", "tag", "run-id", "team", "run")
 def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> list[Finding]:
     """An error for each line whose ``what`` (a column of ``NAMES``, or another field) is
     ``lengths`` long beyond its limit: characters for a name, bytes for a field."""
-    limit = _limit(what)
-    limits = current_limits()
-    beyond = (f"{limits.name} characters (limits: name)" if what in NAMES
-              else f"{size_text(limits.field)} (limits: field)")
+    limit, beyond = _limit(what)
     bad = np.flatnonzero(np.asarray(lengths) > limit)
     message = f"the {_label(what)} is longer than {beyond}"
     found = [Finding(file, int(lines[i]), "error", FindingCode.TOO_LARGE, message)
@@ -42,11 +39,13 @@ def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> li
     return found
 
 
-def _limit(what: str) -> int:
-    """The limit of a column: ``limits.name`` characters for a name (``NAMES``),
-    ``limits.field`` bytes for any other field."""
+def _limit(what: str) -> tuple[int, str]:
+    """The limit of a column and how a message says it: ``limits.name`` characters for a
+    name (``NAMES``), ``limits.field`` bytes for any other field."""
     limits = current_limits()
-    return limits.name if what in NAMES else limits.field
+    if what in NAMES:
+        return limits.name, f"{limits.name} characters (limits: name)"
+    return limits.field, f"{size_text(limits.field)} (limits: field)"
 
 
 def _label(what: str) -> str:
@@ -97,7 +96,7 @@ def has_long_arrow_cells(table: pa.Table, columns: Iterable[str]) -> bool:
         column, length = table.column(name), _arrow_length(name)
         values = [chunk.dictionary if pa.types.is_dictionary(column.type) else chunk
                   for chunk in column.chunks]
-        if any(len(v) and pc.max(length(v)).as_py() > _limit(name) for v in values):
+        if any(len(v) and pc.max(length(v)).as_py() > _limit(name)[0] for v in values):
             return True
     return False
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import codecs
 import errno
+import hashlib
 import mmap
 import os
 import stat
@@ -92,6 +93,16 @@ def open_regular(path: Path | str) -> BinaryIO:
     except BaseException:
         os.close(descriptor)
         raise
+
+
+def sha256(path: Path | str) -> str:
+    """The SHA-256 of ``path``, a regular file read in blocks (``OSError`` when it cannot be read as
+    one): the one way the manifest, the archive and the evaluation cache hash a file."""
+    digest = hashlib.sha256()
+    with open_regular(path) as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def read_input(path: Path | str) -> bytes:

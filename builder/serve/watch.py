@@ -15,6 +15,7 @@ of the half second between two looks, and polling sees the same on every file sy
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 from builder.config.schema import SiteSpec
@@ -56,7 +57,7 @@ def _record(seen: Snapshot, path: Path) -> None:
         status = path.stat()
     except OSError:
         return
-    if not path.is_dir():
+    if not stat.S_ISDIR(status.st_mode):  # one system call per file and poll
         seen[str(path)] = (status.st_mtime_ns, status.st_size)
 
 

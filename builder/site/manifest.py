@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from builder.config.schema import SiteSpec
-from builder.formats.source import open_problem, open_regular
+from builder.formats.source import open_problem, sha256
 from builder.version import __version__
 
 MANIFEST_NAME = "manifest.json"
@@ -19,15 +18,6 @@ CHECKSUMS_NAME = "SHA256SUMS"
 SHA256SUMS`` checks a copy of the site; ``appendix verify`` checks it and its numbers)."""
 INTERNAL_PREFIX = ".appendix-"
 """The files of the publishing machinery (``builder.site.publish``): not part of the site."""
-
-
-def sha256(path: Path) -> str:
-    """The SHA-256 of ``path``, a regular file (``OSError`` when it cannot be read as one)."""
-    digest = hashlib.sha256()
-    with open_regular(path) as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def input_files(site: SiteSpec) -> list[Path]:

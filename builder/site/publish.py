@@ -39,11 +39,11 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from builder.site.manifest import MANIFEST_NAME, TOOL
+from builder.site.manifest import INTERNAL_PREFIX, MANIFEST_NAME, TOOL
 
-WRITTEN = ".appendix-written"
+WRITTEN = f"{INTERNAL_PREFIX}written"
 """The list of the files a published site's build wrote, one relative path a line."""
-STAGING_MARK = ".appendix-staging"
+STAGING_MARK = f"{INTERNAL_PREFIX}staging"
 """Marks a folder as a build's staging folder until it is published."""
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100

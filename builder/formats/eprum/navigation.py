@@ -62,7 +62,7 @@ class NavigationTable:
     navigation: pd.DataFrame
     elements: pd.DataFrame
     ideal_navigation: pd.DataFrame
-    transitions: pd.DataFrame | None = None
+    transitions: pd.DataFrame
 
 
 def read_navigation(path: Path | str, label: str | None = None) -> NavigationTable:

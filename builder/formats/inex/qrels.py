@@ -78,9 +78,10 @@ def read_inex_qrels(path: Path | str, label: str | None = None) -> InexQrels:
 def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
     """Parse the text of INEX passage qrels (see ``read_inex_qrels``).
 
-    Columnar: the lines become one Arrow array, split into fields by Arrow's kernels, and the
+    Columnar: the lines, split once by Python's ``splitlines`` (whose line ends the reader has
+    always taken), become one Arrow array, split into fields by Arrow's kernels, and the
     fields are found by position in the flat array of every field (line starts from the
-    list offsets): no Python per line or per passage.
+    list offsets): no Python per field or per passage.
     """
     fields = _Fields.of(text)
     counts, line_numbers = fields.counts, np.arange(1, len(fields.counts) + 1)

@@ -57,12 +57,12 @@ def composed_navigation(first_steps: np.ndarray, transitions: np.ndarray) -> np.
                    0.0, 1.0)
 
 
-def composed_table(navigation: pd.DataFrame, transitions: pd.DataFrame | None) -> pd.DataFrame:
+def composed_table(navigation: pd.DataFrame, transitions: pd.DataFrame) -> pd.DataFrame:
     """A navigation table (``topic, rank, element, probability``, extra key columns kept) with
     ``P(k ~> x)`` composed, in every topic that has ``transitions`` (``topic, source, element,
     probability``), from its rows read as first steps; other topics as they are. Zero
     probabilities are left out. One small matrix inverse per topic (a topic's context)."""
-    if transitions is None or transitions.empty or navigation.empty:
+    if transitions.empty or navigation.empty:
         return navigation
     keys = [c for c in navigation.columns if c not in ("topic", "rank", "element", "probability")]
     composed = navigation["topic"].isin(transitions["topic"])

@@ -18,15 +18,8 @@ from pathlib import Path
 
 from builder.config.schema import TaskSpec
 from builder.contract import RunRead
+from builder.formats.source import sha256
 from builder.version import __version__
-
-
-def file_digest(path: Path | str) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def corpus_fingerprint(corpus: Path | None) -> str:
@@ -46,12 +39,12 @@ def task_key(task: TaskSpec) -> str:
     options = task.options.model_dump_json() if hasattr(task.options, "model_dump_json") \
         else repr(task.options)
     parts = {"version": __version__, "kind": task.kind.name, "options": options,
-             "qrels": file_digest(task.qrels),
+             "qrels": sha256(task.qrels),
              "corpus": corpus_fingerprint(getattr(task.options, "corpus", None))}
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode("utf-8")).hexdigest()
 
 
 def run_key(task: str, read: RunRead) -> str:
     rows = 0 if read.table is None else len(read.table)
-    parts = [task, read.name, file_digest(read.path), str(rows)]
+    parts = [task, read.name, sha256(read.path), str(rows)]
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()

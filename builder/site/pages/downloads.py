@@ -62,10 +62,15 @@ class Download:
     def path(self, out: Path) -> Path:
         return out / self.task / "downloads" / self.name
 
+    @property
+    def href(self) -> str:
+        """Where the file is published, from the site root."""
+        return f"{self.task}/downloads/{self.name}"
+
     def listed(self, out: Path) -> dict[str, str]:
         """The downloads page's entry, once written under ``out``. An input whose file could
         not be read when written (gone or swapped since it was read) is listed as withheld."""
-        entry = {"href": f"{self.task}/downloads/{self.name}", "name": self.label or self.name,
+        entry = {"href": self.href, "name": self.label or self.name,
                  "description": self.description, "input": self.name.startswith(f"{INPUTS}/"),
                  "withheld": self.withheld, "size": "", "sha256": ""}
         if not self.withheld and entry["input"] and not self.path(out).exists():
@@ -168,7 +173,7 @@ def submitted_files(analysis: TaskAnalysis, files: list[Download],
     build) and its published copy from the site root ("" when not published). No entry for a
     run whose hash the manifest withholds (outside the campaign, unreadable now) nor for
     another team's run in a team's bundle (no input of the config)."""
-    published = {f.run: f"{f.task}/downloads/{f.name}" for f in files if f.run and not f.withheld}
+    published = {f.run: f.href for f in files if f.run and not f.withheld}
     return {read.name: {"name": Path(read.path).name, "sha256": record["sha256"],
                         "href": published.get(read.name, "")}
             for read in analysis.result.inputs.accepted

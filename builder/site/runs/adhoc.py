@@ -54,7 +54,7 @@ def run_pages(analysis: SiteTask, positions: Sequence[int] | None = None) -> lis
     views = TopicViews(analysis, runs, PER_TOPIC_COUNTS)
     by_run, negatives = _curve_points(analysis, runs)
     pages = []
-    for index, (position, run) in enumerate(zip(positions, runs)):
+    for index, run in enumerate(runs):
         slug = analysis.run_slugs[run]
         page = Page(run_page(task, slug), f"run_{analysis.spec.kind.family}.html", f"Run {run}")
         row = summary.loc[run]

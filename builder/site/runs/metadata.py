@@ -62,7 +62,7 @@ def metadata_paths(analysis: SiteTask, files: Iterable[Download],
     for file in files:
         if file.source is not None and not file.withheld:
             for form in _forms(file.source):
-                published[form] = f"{file.task}/downloads/{file.name}"
+                published[form] = file.href
     metadata = analysis.spec.run_metadata
     folders = ([Path(metadata).parent] if metadata is not None else []) + [site.base]
     paths: dict[str, tuple[str, str]] = {}

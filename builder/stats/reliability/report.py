@@ -87,8 +87,8 @@ def chosen_runs(settings: ReliabilityConfig, scores: pd.DataFrame, official: str
     if isinstance(settings.runs, list):
         named = set(settings.runs)
         return [run for run in runs if run in named]
-    summary = scores[(scores["topic"].astype(str) == SUMMARY_TOPIC)
-                     & (scores["measure"] == official)].drop_duplicates("run")
+    summary = scores[named_in(scores["topic"], {SUMMARY_TOPIC})
+                     & (scores["measure"] == official).to_numpy()].drop_duplicates("run")
     value = summary.set_index("run")["value"].reindex(runs).fillna(-np.inf if higher_is_better
                                                                   else np.inf)
     teams = {}

@@ -117,6 +117,7 @@ def pool_sampling(
     (``--dump`` writes its qrels)."""
     full = full or rescorer.score(None)
     topics = studied_topics(rescorer.unit_topic, len(rescorer.topics), min_units)
+    reference = summary_over(full, topics)  # the same at every level
     frames = []
     for level in levels:
         masks = pool_sample(rescorer.unit_topic, len(rescorer.topics), level, iterations,
@@ -127,7 +128,7 @@ def pool_sampling(
             sampled.append(summary_over(scores, topics))
             if on_sample is not None:
                 on_sample(level, iteration, keep, scores)
-        frames.append(_correlations("pool", level, rescorer.measures, summary_over(full, topics),
+        frames.append(_correlations("pool", level, rescorer.measures, reference,
                                     np.stack(sampled, axis=1)))
     return pd.concat(frames, ignore_index=True)
 

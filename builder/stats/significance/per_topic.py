@@ -14,6 +14,7 @@ import pandas as pd
 
 from builder.contract import SUMMARY_TOPIC
 from builder.measures.registry import Measure, measures_of
+from builder.stats.pools.selection import named_in
 
 if TYPE_CHECKING:
     from builder.config.significance import SignificanceSettings
@@ -34,7 +35,7 @@ def scores_for_testing(
 
     Returns (scores, testable measures, measures without per-topic values).
     """
-    per_topic = scores[scores["topic"].astype(str) != SUMMARY_TOPIC]
+    per_topic = scores[~named_in(scores["topic"], {SUMMARY_TOPIC})]
     available = set(per_topic["measure"].unique())
     sources = {m: per_topic_source(m, declared, available) for m in measures}
     testable = [m for m, source in sources.items() if source is not None]
