@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
@@ -99,6 +99,33 @@ class Finding:
 def counted(count: int, noun: str, plural: str = "") -> str:
     """``1 error``, ``3 errors``: a count and its noun, singular or plural as the count asks."""
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+LISTED = 20
+"""Findings listed one by one per kind of problem in a file; the rest are counted in one more
+finding (``listed``)."""
+
+
+def listed(file: str, lines: Sequence[int], severity: Severity, code: FindingCode,
+           message: str | Callable[[int], str], more: Callable[[int], str] | None = None
+           ) -> list[Finding]:
+    """A finding for each of the first ``LISTED`` ``lines`` (in the order given), then, if
+    there are more, one finding without a line counting the rest (``Finding.count``), so that
+    a file with thousands of bad lines says so in ``LISTED + 1`` findings and its count of
+    errors is still right.
+
+    ``message`` is the listed lines' message, one text or a function of a line's position in
+    ``lines`` (called for the listed ones only); ``more`` is the counting finding's message
+    given the number of lines not listed, by default ``message``'s (its text, or that of the
+    first line) followed by ``: 20 more lines``."""
+    text = message if callable(message) else (lambda _: message)
+    found = [Finding(file, int(line), severity, code, text(i))
+             for i, line in enumerate(lines[:LISTED])]
+    rest = len(lines) - LISTED
+    if rest > 0:
+        say = more or (lambda n: f"{text(0)}: {counted(n, 'more line')}")
+        found.append(Finding(file, None, severity, code, say(rest), rest))
+    return found
 
 
 def problem_count(findings: Iterable[Finding], severity: Severity) -> int:

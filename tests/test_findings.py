@@ -15,7 +15,7 @@ import pytest
 from builder.cli import main
 from builder.cli.task_options import EXIT_REJECTED, EXIT_UNUSABLE, exit_status
 from builder.contract import RunRead
-from builder.findings import Finding, FindingCode, InputError, sort_findings
+from builder.findings import LISTED, Finding, FindingCode, InputError, listed, sort_findings
 from tests.commands.test_bad_input import GOOD, QRELS, write
 
 INEX_QRELS = "1 Q0 a1 100 1000 0 0:60 40:60\n1 Q0 a2 0 500\n"
@@ -237,3 +237,53 @@ def test_every_code_is_declared_with_its_meaning():
             meanings[member.targets[0].id] = after.value.value  # type: ignore[attr-defined]
     assert set(meanings) == {code.name for code in FindingCode}
     assert all(meaning.strip() for meaning in meanings.values())
+
+
+def test_listed_lines_are_the_first_ones_then_one_finding_counts_the_rest():
+    asked = []
+
+    def message(i: int) -> str:
+        asked.append(i)
+        return f"bad value {i}"
+
+    found = listed("f", list(range(10, 10 + LISTED + 5)), "warning", FindingCode.VALUE, message)
+    assert [f.line for f in found] == [*range(10, 10 + LISTED), None]
+    assert asked[:LISTED] == list(range(LISTED))  # only the listed lines' messages are made
+    assert found[-1].message == "bad value 0: 5 more lines" and found[-1].count == 5
+    assert {f.severity for f in found} == {"warning"}
+    one_more = listed("f", list(range(LISTED + 1)), "error", FindingCode.SYNTAX, "short line",
+                      lambda n: f"{n} more short")
+    assert (one_more[-1].message, one_more[-1].count) == ("1 more short", 1)
+    assert len(listed("f", list(range(LISTED)), "error", FindingCode.SYNTAX, "x")) == LISTED
+
+
+def test_readers_and_rules_that_listed_only_the_first_lines_count_the_rest(tmp_path):
+    """The element run's field count, the navigation table's rows and a FOL run's topics that
+    start again were cut at the first lines: the others are now counted, so that the errors
+    of a rejected file number what is wrong with it."""
+    from builder.formats.eprum.navigation import NavigationError, read_navigation
+    from builder.formats.inex.fol_run import read_fol_run
+    from builder.formats.xml.elements.run import read_trec_element_run
+    from builder.validate.fol_run import validate_fol_run
+
+    def tail(findings: list[Finding]) -> tuple[int, str, int]:
+        assert findings[-1].line is None, findings[-1]
+        return len(findings), findings[-1].message, findings[-1].count
+
+    _, short = read_trec_element_run("1 Q0 100 1 3.5 t\n" * (LISTED + 3), "r", "r.txt")
+    assert tail(short) == (
+        LISTED + 1, "expected 7 fields (topic Q0 file rank rsv run_id path): 3 more lines", 3)
+    with pytest.raises(NavigationError) as error:
+        read_navigation(write(tmp_path / "n.txt", "".join(
+            f"1 1 a{i} 2\n" for i in range(LISTED + 2)) + "1 1\n"))
+    assert [f.line for f in error.value.findings] == [*range(1, LISTED + 1), LISTED + 3, None]
+    assert tail(error.value.findings)[1:] == (
+        "probability is not a number in [0, 1]: 2 more lines", 2)
+    topics = LISTED + 4
+    run = "".join(f"{t} Q0 a {rank} {1 / rank} r {10 * rank} 5\n"
+                  for rank in (1, 2) for t in range(topics))
+    table, _ = read_fol_run(write(tmp_path / "fol.txt", run), name="r")
+    _, found = validate_fol_run(table, "fol.txt", [str(t) for t in range(topics)])
+    again = [f for f in found if f.code == FindingCode.ORDER]
+    assert [f.line for f in again[:2]] == [topics + 1, topics + 2]
+    assert tail(again) == (LISTED + 1, "4 more topics start again after other topics", 4)

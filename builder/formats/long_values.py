@@ -14,11 +14,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding, FindingCode, counted
+from builder.findings import Finding, FindingCode, listed
 from builder.formats.limits import current_limits, size_text
-
-MAX_LISTED = 20
-"""Lines listed one by one per kind of value; the rest are counted in one more finding."""
 
 NAMES = ("topic", "tag", "run-id", "team", "run")
 """The columns whose values are names (``limits.name``, in characters)."""
@@ -30,13 +27,7 @@ def too_long(file: str, lines: np.ndarray, lengths: np.ndarray, what: str) -> li
     limit, beyond = _limit(what)
     bad = np.flatnonzero(np.asarray(lengths) > limit)
     message = f"the {_label(what)} is longer than {beyond}"
-    found = [Finding(file, int(lines[i]), "error", FindingCode.TOO_LARGE, message)
-             for i in bad[:MAX_LISTED]]
-    if len(bad) > MAX_LISTED:
-        more = len(bad) - MAX_LISTED
-        found.append(Finding(file, None, "error", FindingCode.TOO_LARGE,
-                             f"{message}: {counted(more, 'more line')}", more))
-    return found
+    return listed(file, np.asarray(lines)[bad], "error", FindingCode.TOO_LARGE, message)
 
 
 def _limit(what: str) -> tuple[int, str]:

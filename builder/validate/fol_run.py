@@ -19,10 +19,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, counted
+from builder.findings import Finding, FindingCode, Severity, counted, listed
 from builder.formats.inex.fol_run import UNKNOWN_OFFSET
 from builder.measures.inex.overlap import first_overlaps
 
@@ -80,19 +82,11 @@ def validate_fol_run(
     return table.loc[~over].reset_index(drop=True), findings
 
 
-MAX_LINE_FINDINGS = 20
-
-
-def _capped(label: str, lines: np.ndarray, code: FindingCode, messages: list[str],
-            severity: str = "error") -> list[Finding]:
-    """A finding per line, the first ``MAX_LINE_FINDINGS``, then one counting the rest."""
-    found = [Finding(label, int(n), severity, code, m)  # type: ignore[arg-type]
-             for n, m in zip(lines[:MAX_LINE_FINDINGS], messages)]
-    if len(lines) > MAX_LINE_FINDINGS:
-        rest = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, severity, code,  # type: ignore[arg-type]
-                             f"{counted(rest, 'more line')} like line {int(lines[0])}", rest))
-    return found
+def _capped(label: str, lines: np.ndarray, code: FindingCode, message: Callable[[int], str],
+            severity: Severity = "error") -> list[Finding]:
+    """A finding per line (``listed``: the first ones, then one counting the rest)."""
+    return listed(label, lines, severity, code, message,
+                  lambda n: f"{counted(n, 'more line')} like line {int(lines[0])}")
 
 
 def _bad_passages(table: pd.DataFrame, label: str, least_length: int) -> list[Finding]:
@@ -101,12 +95,12 @@ def _bad_passages(table: pd.DataFrame, label: str, least_length: int) -> list[Fi
     lines = table["line"].to_numpy()
     negative = np.flatnonzero(offset < UNKNOWN_OFFSET)
     known_empty = np.flatnonzero((offset != UNKNOWN_OFFSET) & (length < least_length))
-    return _capped(label, lines[negative], FindingCode.VALUE, [
-        f"negative offset {offset[i]}: offsets count characters from 0 (-1 or X marks an "
-        "unknown passage)" for i in negative[:MAX_LINE_FINDINGS]],
-    ) + _capped(label, lines[known_empty], FindingCode.VALUE, [
-        f"passage length {length[i]} is {'negative' if least_length == 0 else 'not positive'}"
-        for i in known_empty[:MAX_LINE_FINDINGS]])
+    return _capped(label, lines[negative], FindingCode.VALUE, lambda i: (
+        f"negative offset {offset[negative[i]]}: offsets count characters from 0 (-1 or X "
+        "marks an unknown passage)"),
+    ) + _capped(label, lines[known_empty], FindingCode.VALUE, lambda i: (
+        f"passage length {length[known_empty[i]]} is "
+        f"{'negative' if least_length == 0 else 'not positive'}"))
 
 
 def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> list[Finding]:
@@ -115,9 +109,9 @@ def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> li
     end = (table["offset"] + table["length"]).to_numpy()
     beyond = np.flatnonzero((table["offset"].to_numpy() >= 0) & (end > size))
     lines = table["line"].to_numpy()[beyond]
-    return _capped(label, lines, FindingCode.OUTSIDE, [
-        f"passage ends at character {end[i]}, beyond the end of article {table['file'].iat[i]} "
-        f"({int(size[i])} characters in the qrels)" for i in beyond[:MAX_LINE_FINDINGS]],
+    return _capped(label, lines, FindingCode.OUTSIDE, lambda i: (
+        f"passage ends at character {end[beyond[i]]}, beyond the end of article "
+        f"{table['file'].iat[beyond[i]]} ({int(size[beyond[i]])} characters in the qrels)"),
         "warning")
 
 
@@ -143,13 +137,10 @@ def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Findin
     files = table["file"].to_numpy()[~unknown]
     topics = table["topic"].to_numpy()[~unknown]
     pairs = sorted(zip(np.maximum(lines[later], lines[earlier]), np.minimum(lines[later], lines[earlier]), later))
-    return [
-        Finding(label, int(second), "error", FindingCode.OVERLAP, f"passage overlaps the passage of line {int(first)} "
-                f"(topic {topics[i]}, article {files[i]})")
-        for second, first, i in pairs[:20]
-    ] + ([Finding(label, None, "error", FindingCode.OVERLAP,
-                  f"{counted(len(pairs) - 20, 'more overlapping passage')}", len(pairs) - 20)]
-         if len(pairs) > 20 else [])
+    return listed(label, [second for second, _, _ in pairs], "error", FindingCode.OVERLAP,
+                  lambda k: (f"passage overlaps the passage of line {int(pairs[k][1])} "
+                             f"(topic {topics[pairs[k][2]]}, article {files[pairs[k][2]]})"),
+                  lambda n: counted(n, "more overlapping passage"))
 
 
 def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Finding]:
@@ -158,12 +149,13 @@ def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Fi
     block_topics = pd.Series(topic[starts])
     again = block_topics.duplicated().to_numpy() & known[starts]
     lines = table["line"].to_numpy()[starts][again]
-    return [
-        Finding(label, int(line), "warning", FindingCode.ORDER, f"topic {name} starts again here after other topics; "
-                "it is scored as inex_eval 3.1 reads it (in the in-context tasks the ranks go on "
-                "from the topic before)")
-        for line, name in zip(lines[:20], block_topics[again][:20])
-    ]
+    names = block_topics[again].to_numpy()
+    return listed(label, lines, "warning", FindingCode.ORDER,
+                  lambda i: (f"topic {names[i]} starts again here after other topics; it is "
+                             "scored as inex_eval 3.1 reads it (in the in-context tasks the ranks "
+                             "go on from the topic before)"),
+                  lambda n: (f"{counted(n, 'more topic')} start{'s' if n == 1 else ''} again "
+                             "after other topics"))
 
 
 def _rank_order(table: pd.DataFrame, label: str) -> list[Finding]:

@@ -7,7 +7,7 @@
   article is rejected ("multiple results from single article").
 
 inex_eval stops at the first offence; we report every offending line (up to
-``MAX_LINE_FINDINGS`` per rule), each naming where the article was seen before. Only topics
+``builder.findings.LISTED`` per rule, then a count), each naming where the article was seen before. Only topics
 of the qrels are checked, since inex_eval skips the lines of the others.
 """
 
@@ -18,10 +18,8 @@ from collections.abc import Callable, Collection
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, counted
+from builder.findings import Finding, FindingCode, counted, listed
 from builder.validate.fol_run import topic_epochs
-
-MAX_LINE_FINDINGS = 20
 
 
 def validate_in_context(
@@ -72,12 +70,8 @@ def validate_in_context(
 
 def _capped(label: str, lines: np.ndarray, code: FindingCode, message: Callable[[int], str]
             ) -> list[Finding]:
-    """One finding per offending line, in line order, up to MAX_LINE_FINDINGS, then a count."""
-    order = np.argsort(lines, kind="stable")[:MAX_LINE_FINDINGS]
-    found = [Finding(label, int(lines[i]), "error", code, message(i)) for i in order]
-    if len(lines) > MAX_LINE_FINDINGS:
-        rule = message(0).split(" in topic")[0]
-        more = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, "error", code, f"{rule}: {counted(more, 'more line')}",
-                             more))
-    return found
+    """One finding per offending line, in line order (``listed``: the first ones, then a count
+    under the rule's name)."""
+    order = np.argsort(lines, kind="stable")
+    return listed(label, lines[order], "error", code, lambda k: message(order[k]),
+                  lambda n: f"{message(0).split(' in topic')[0]}: {counted(n, 'more line')}")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import io
 
+from builder.findings import LISTED
 from builder.formats.inex.fol_run import read_fol_run
-from builder.validate.in_context import MAX_LINE_FINDINGS, validate_in_context
+from builder.validate.in_context import validate_in_context
 
 
 def table_of(text: str):
@@ -48,6 +49,6 @@ def test_best_in_context_takes_one_entry_point_per_article():
 def test_many_offences_are_capped_with_a_count():
     lines = [f"1 Q0 {doc} {i} 0 t {i} 1" for i, doc in enumerate("ab" * 30)]
     findings = validate_in_context(table_of("\n".join(lines) + "\n"), "r")
-    assert len(findings) == MAX_LINE_FINDINGS + 1
+    assert len(findings) == LISTED + 1
     assert [f.line for f in findings[:3]] == [3, 4, 5]
     assert findings[-1].line is None and "38 more lines" in findings[-1].message

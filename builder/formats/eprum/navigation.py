@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, InputError
+from builder.findings import Finding, FindingCode, InputError, listed
 from builder.formats.source import decode_text, read_input
 
 HEADER = ["topic", "rank", "element", "probability"]
@@ -37,8 +37,6 @@ MAX_RANK_DIGITS = 18
 IDEALISM = "idealism"
 IDEAL_PREFIX = "ideal:"
 FROM_PREFIX = "from:"
-MAX_REPORTED = 20
-"""Problems reported before the reader stops listing them."""
 
 
 class NavigationError(ValueError):
@@ -91,8 +89,7 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
     keep &= counts == 4
     if not keep.any():  # numpy's string functions fail on empty arrays
         lines_of, code, message = problems[0]
-        findings = [Finding(label, int(line), "error", code, message)
-                    for line in lines_of[:MAX_REPORTED]]
+        findings = listed(label, lines_of, "error", code, message)
         raise NavigationError(findings or [Finding(label, None, "error", FindingCode.EMPTY,
                                                    "no navigation rows")])
     tokens, numbers = tokens[keep], numbers[keep]
@@ -130,14 +127,12 @@ def parse_navigation(text: str, label: str = "<navigation>") -> NavigationTable:
                      "row given twice (same topic, rank and element)"))
     problems.append((_over_one(table, numbers), FindingCode.VALUE,
                      "the probabilities leaving this element or rank sum to more than 1"))
-    findings = [
-        Finding(label, int(line), "error", code, message)
-        for lines_of, code, message in problems
-        for line in lines_of[:MAX_REPORTED]
-    ]
+    findings = [finding for lines_of, code, message in problems
+                for finding in listed(label, lines_of, "error", code, message)]
     if findings:
-        findings.sort(key=lambda f: f.line or 0)
-        raise NavigationError(findings[:MAX_REPORTED])
+        # In line order, each kind's count of the lines it does not list after them.
+        findings.sort(key=lambda f: (f.line is None, f.line or 0))
+        raise NavigationError(findings)
     if table.empty:
         raise NavigationError([Finding(label, None, "error", FindingCode.EMPTY,
                                        "no navigation rows")])

@@ -30,7 +30,7 @@ from typing import IO
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, InputError, counted
+from builder.findings import Finding, FindingCode, InputError, counted, listed
 from builder.formats.long_values import long_cells
 from builder.formats.source import read_text
 from builder.formats.text.numbers import (
@@ -168,27 +168,13 @@ def _scores(label: str, lines: np.ndarray, texts: pd.Series) -> tuple[np.ndarray
     number = texts.str.fullmatch(FINITE_NUMBER).to_numpy(bool)
     value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~(number & np.isfinite(value)))
-    findings = [Finding(label, int(lines[i]), "error", FindingCode.VALUE,
-                        number_problem("score", texts.iloc[i]) or "score is not a number")
-                for i in bad[:MAX_LINE_FINDINGS]]
-    if len(bad) > MAX_LINE_FINDINGS:
-        more = len(bad) - MAX_LINE_FINDINGS
-        findings.append(Finding(label, None, "error", FindingCode.VALUE,
-                                f"score is not a finite number: {counted(more, 'more line')}",
-                                more))
+    findings = listed(label, lines[bad], "error", FindingCode.VALUE,
+                      lambda i: number_problem("score", texts.iloc[bad[i]]) or "score is not a number",
+                      lambda n: f"score is not a finite number: {counted(n, 'more line')}")
     return value, findings
-
-
-MAX_LINE_FINDINGS = 20
-"""Findings listed one by one per kind of problem; the rest are counted in one more finding."""
 
 
 def _line_findings(label: str, lines: np.ndarray, code: FindingCode, message: str
                    ) -> list[Finding]:
-    found = [Finding(label, int(line), "error", code, message)
-             for line in lines[:MAX_LINE_FINDINGS]]
-    if len(lines) > MAX_LINE_FINDINGS:
-        more = len(lines) - MAX_LINE_FINDINGS
-        found.append(Finding(label, None, "error", code,
-                             f"{message}: {counted(more, 'more line')}", more))
-    return found
+    """An error of ``message`` for each of ``lines`` (``listed``: the first ones, then a count)."""
+    return listed(label, lines, "error", code, message)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from lxml import etree
 
-from builder.findings import Finding, FindingCode
+from builder.findings import Finding, FindingCode, listed
 from builder.formats.inex.passage_run import PassageRunReader
 from builder.formats.xml.corpus_index import CorpusIndex
 
@@ -78,8 +78,7 @@ def convert_run(path: Path, index: CorpusIndex, to: str) -> tuple[str | None, li
         return write_fol(fol), findings
     paths = _deepest_elements(fol, index)
     missing = (paths == "").to_numpy()
-    findings += [Finding(str(path), int(line), "error", FindingCode.UNRESOLVED,
-                         "this passage is not the text of one element; left out")
-                 for line in fol["line"].to_numpy()[missing][:20]]
+    findings += listed(str(path), fol["line"].to_numpy()[missing], "error", FindingCode.UNRESOLVED,
+                       "this passage is not the text of one element; left out")
     fol = fol.assign(path=paths.to_numpy())[~missing]
     return (write_trec_element(fol) if to == "trec-element" else write_inex_xml(fol)), findings

@@ -16,18 +16,19 @@ Resolution looks every point up at once in the index's integer keys
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from builder.findings import Finding, FindingCode, counted
+from builder.findings import Finding, FindingCode, counted, listed
 from builder.formats.xml.corpus_index import CorpusIndex
 from builder.formats.xml.index_build import MALFORMED
 from builder.formats.xml.node_keys import NodeKeys
 
 _CHARACTER_SUFFIX = r"^(?P<path>.*[\])])\.(?P<chars>\d+)$|^(?P<plain>.*)$"
-MAX_FINDINGS_PER_REASON = 20
 ELEMENT_POINT = ("an element path cannot end in a character position (.N): only a passage's "
                  "start and end points take one")
 MAX_CHARACTER_DIGITS = 15
@@ -104,17 +105,12 @@ def _why_unresolved(files: np.ndarray, paths: np.ndarray, nodes: NodeKeys,
                     "file " + files + " is not in the corpus")
 
 
-def _capped(label: str, lines: np.ndarray, messages: list[str],
+def _capped(label: str, lines: np.ndarray, message: str | Callable[[int], str],
             code: FindingCode = FindingCode.UNRESOLVED) -> list[Finding]:
-    found = [Finding(label, int(line), "error", code, message)
-             for line, message in zip(lines[:MAX_FINDINGS_PER_REASON],
-                                      messages[:MAX_FINDINGS_PER_REASON], strict=True)]
-    if len(lines) > MAX_FINDINGS_PER_REASON:
-        more = len(lines) - MAX_FINDINGS_PER_REASON
-        found.append(Finding(label, None, "error", code,
-                             f"{counted(more, 'more result')} that do"
-                             f"{'es' if more == 1 else ''} not resolve", more))
-    return found
+    """An error for each line of ``lines`` that does not resolve (``listed``: the first ones,
+    then a count of the results not listed)."""
+    return listed(label, lines, "error", code, message,
+                  lambda n: f"{counted(n, 'more result')} that do{'es' if n == 1 else ''} not resolve")
 
 
 def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
@@ -159,16 +155,15 @@ def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str
                 files.take(failed).to_numpy(zero_copy_only=False),
                 paths.take(failed).to_numpy(zero_copy_only=False), nodes, index)
             lines = table["line"].to_numpy()[failed]
-            findings += _capped(label, lines, [f"{part}{reason}" for reason in reasons])
+            findings += _capped(label, lines,
+                                lambda i, part=part, reasons=reasons: f"{part}{reasons[i]}")
     lines = table["line"].to_numpy()[beyond]
-    findings += _capped(label, lines, ["a character position (.N) beyond the end of its node"]
-                        * len(lines))
+    findings += _capped(label, lines, "a character position (.N) beyond the end of its node")
     lines = table["line"].to_numpy()[point]
-    findings += _capped(label, lines, [ELEMENT_POINT] * len(lines), FindingCode.VALUE)
+    findings += _capped(label, lines, ELEMENT_POINT, FindingCode.VALUE)
     backwards = resolved & ~inside
     lines = table["line"].to_numpy()[backwards]
-    findings += _capped(label, lines, ["passage ends before it starts"] * len(lines),
-                        FindingCode.VALUE)
+    findings += _capped(label, lines, "passage ends before it starts", FindingCode.VALUE)
     # The run's columns as they are (Arrow strings stay Arrow strings), the range replaced.
     fol = table.loc[inside, ["run", "topic", "file", "offset", "length", "line", "rank",
                              "score", "tag", "path"]].reset_index(drop=True)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from builder.findings import Finding, FindingCode, InputError
+from builder.findings import Finding, FindingCode, InputError, listed
 from builder.formats.long_values import long_cells, too_long
 
 if TYPE_CHECKING:
@@ -49,7 +49,6 @@ COLUMNS = ["run", "topic", "file", "path", "end_path", "offset", "length", "line
 """``path``: the element (or a passage's start point); ``end_path``: a passage's end point
 (empty for elements); ``offset``/``length``: a ``<fol>`` result's range (-1 otherwise)."""
 TREC_FIELDS = 7
-MAX_LINE_FINDINGS = 20
 MAX_OFFSET = LARGEST_WHOLE
 """Larger offsets and lengths are no article's (and would not survive the float arithmetic)."""
 
@@ -92,9 +91,8 @@ def read_trec_element_run(text: str, name: str, label: str
     cells, lines = cells[~blank], lines[~blank]
     bad = ((cells[TREC_FIELDS] != "") | (cells[TREC_FIELDS - 1] == "")).to_numpy()
     if bad.any():
-        return None, [Finding(label, int(line), "error", FindingCode.SYNTAX,
-                              f"expected {TREC_FIELDS} fields (topic Q0 file rank rsv run_id path)")
-                      for line in lines[bad][:MAX_LINE_FINDINGS]]
+        return None, listed(label, lines[bad], "error", FindingCode.SYNTAX,
+                            f"expected {TREC_FIELDS} fields (topic Q0 file rank rsv run_id path)")
     long = long_cells(label, cells.rename(columns={0: "topic", 2: "file", 5: "tag", 6: "path"}),
                       lines, ["topic", "file", "tag", "path"])
     if long:
