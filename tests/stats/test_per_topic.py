@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pandas as pd
+import pytest
 
 from builder.measures.registry import Measure
 from builder.stats.significance.per_topic import per_topic_source, scores_for_testing
@@ -35,7 +36,7 @@ def test_every_summary_measure_declares_its_per_topic_measure():
     assert get("in-context", "MAgP").per_topic == "AgP"
 
 
-def test_scores_are_renamed_and_summary_rows_dropped():
+def test_a_summary_measure_takes_its_source_values_and_summary_rows_are_dropped():
     scores = pd.DataFrame({
         "run": ["a", "a", "a", "b"],
         "topic": ["1", "2", "all", "1"],
@@ -46,6 +47,30 @@ def test_scores_are_renamed_and_summary_rows_dropped():
     assert measures == ["MAgP"] and missing == ["gP[99]"]
     assert set(tested["topic"]) == {"1", "2"}
     assert tested["measure"].tolist() == ["MAgP", "MAgP", "MAgP"]
+    assert tested["value"].tolist() == [0.5, 0.25, 0.1]
+
+
+def test_a_summary_measure_and_its_own_per_topic_measure_are_tested_together():
+    """Asked at once, MAiP and AiP each keep the per-topic values (the source's rows were
+    renamed, so AiP had none left and was not tested)."""
+    from builder.config.significance import SignificanceSettings
+    from builder.stats.significance.per_topic import significance_of
+
+    values = {"a": [0.9, 0.8, 0.7, 0.95], "b": [0.1, 0.3, 0.2, 0.15]}
+    scores = pd.DataFrame([(run, str(topic), "AiP", value)
+                           for run, row in values.items() for topic, value in enumerate(row)]
+                          + [(run, "all", "MAiP", sum(row) / 4) for run, row in values.items()],
+                          columns=["run", "topic", "measure", "value"])
+    tested, measures, missing = scores_for_testing(scores, ["MAiP", "AiP"], DECLARED)
+    assert (measures, missing) == (["MAiP", "AiP"], [])
+    assert tested.groupby("measure")["value"].sum().to_dict() == pytest.approx(
+        {"MAiP": sum(map(sum, values.values())), "AiP": sum(map(sum, values.values()))})
+    report, missing = significance_of(scores, "focused", ["MAiP", "AiP"],
+                                      SignificanceSettings(test="t-test"), runs=["a", "b"])
+    assert missing == [] and report is not None
+    rows = report.table.set_index("measure")
+    assert sorted(rows.index) == ["AiP", "MAiP"]
+    assert rows.loc["MAiP", "p_value"] == rows.loc["AiP", "p_value"] < 0.05
 
 
 def test_compare_tests_an_in_context_task_on_its_official_magp():

@@ -2,7 +2,8 @@
 
 A measure tested per topic is either reported per topic itself (map, P_10, iP[0.01]) or is the
 summary of another per-topic measure, declared in the registry as its ``per_topic`` (MAiP: AiP,
-MAgP: AgP). Tests run on those values, labelled with the summary measure's name.
+MAgP: AgP). Tests run on those values, labelled with the summary measure's name (a copy: the
+per-topic measure, when asked too, keeps its own).
 """
 
 from __future__ import annotations
@@ -31,19 +32,23 @@ def per_topic_source(measure: str, declared: Mapping[str, Measure], available: I
 def scores_for_testing(
     scores: pd.DataFrame, measures: Iterable[str], declared: Mapping[str, Measure]
 ) -> tuple[pd.DataFrame, list[str], list[str]]:
-    """The per-topic score table with each measure's source values renamed to the measure.
+    """The per-topic rows of each testable measure, taken from its source (``per_topic_source``)
+    and labelled with the measure. The source's rows are copied, not renamed, so that a mean
+    asked with its own per-topic measure (MAiP and AiP, MAP and AP) keeps both.
 
     Returns (scores, testable measures, measures without per-topic values).
     """
     per_topic = scores[~named_in(scores["topic"], {SUMMARY_TOPIC})]
-    available = set(per_topic["measure"].unique())
+    measure = per_topic["measure"]
+    available = set(measure.unique())
     sources = {m: per_topic_source(m, declared, available) for m in measures}
     testable = [m for m, source in sources.items() if source is not None]
     missing = [m for m, source in sources.items() if source is None]
-    renamed = {sources[m]: m for m in testable if sources[m] != m}
-    if renamed:
-        per_topic = per_topic.assign(measure=per_topic["measure"].replace(renamed))
-    return per_topic, testable, missing
+    own = [m for m in testable if sources[m] == m]
+    parts = [per_topic[named_in(measure, own)]] + [
+        per_topic[named_in(measure, {sources[m]})].assign(measure=m)
+        for m in testable if sources[m] != m]
+    return (pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]), testable, missing
 
 
 def significance_of(
