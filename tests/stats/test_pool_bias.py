@@ -59,3 +59,28 @@ def test_unjudged_share_of_the_top_10(judgements):
     share = unjudged_at(judgements, 10)
     assert share["a1"] == 0 and share["a2"] == pytest.approx(1 / 2)
     assert share["b1"] == pytest.approx(1 / 4)
+
+
+def test_a_run_without_a_team_is_its_own_team_in_every_reliability_analysis(tmp_path):
+    """The pool bias read a missing team as a team named "nan" shared by every run without
+    one; the best runs per team read the metadata their own way. Both now read ``teams_of``."""
+    from builder.config.reliability import ReliabilityConfig
+    from builder.stats.pools.selection import teams_of
+    from builder.stats.reliability.report import chosen_runs, reliability_report
+
+    (tmp_path / "qrels").write_text(QRELS)
+    qrels = KIND.read_qrels(tmp_path / "qrels")
+    for name, text in RUNS.items():
+        (tmp_path / name).write_text(text)
+    options = KIND.options_model()
+    reads = KIND.read_runs([tmp_path / name for name in RUNS], qrels, options)
+    runs = pd.concat([r.table for r in reads], ignore_index=True)
+    metadata = pd.DataFrame({"run": ["a1", "a2", "b1"], "team": ["A", None, " "]})
+    assert teams_of(metadata) == {"a1": "A"}
+    settings = ReliabilityConfig(measures=["P_5"], pool_sampling=False, topic_sampling=False,
+                                 error_rate=False, ties=False, agreement=False, pool_depth=2)
+    report = reliability_report(KIND, qrels, runs, options, settings, "P_5", metadata)
+    assert sorted(report.pool_bias["team"].unique()) == ["A", "a2", "b1"]
+    scores = pd.DataFrame({"run": ["a1", "a2", "b1"], "topic": "all", "measure": "P_5",
+                           "value": [0.6, 0.4, 0.2]})
+    assert chosen_runs(ReliabilityConfig(runs=1), scores, "P_5", metadata) == ["a1", "a2", "b1"]

@@ -48,11 +48,13 @@ def named_in(column: pd.Series, names: Collection[str]) -> np.ndarray:
 
 
 def teams_of(metadata: pd.DataFrame | None) -> dict[str, str]:
-    """run -> team, for the runs the metadata gives a team (other runs are their own team)."""
+    """run -> team, for the runs the metadata gives a team; a missing or blank team is none,
+    and a run without one is its own team. The one reading of the metadata's teams: the
+    pool's runs per team, the reliability study's best runs per team and its pool bias."""
     if metadata is None or "team" not in metadata.columns:
         return {}
     teams = dict(zip(metadata["run"].astype(str), metadata["team"].fillna("").astype(str)))
-    return {run: team for run, team in teams.items() if team}
+    return {run: team for run, team in teams.items() if team.strip()}
 
 
 def first_per_team(metadata: pd.DataFrame, per_team: int) -> set[str]:

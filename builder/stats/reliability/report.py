@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from builder.config.reliability import ReliabilityConfig
-from builder.stats.pools.selection import named_in
+from builder.stats.pools.selection import named_in, teams_of
 
 UNJUDGED_AT = 10
 """The run pages' unjudged share is of each run's top 10."""
@@ -91,10 +91,7 @@ def chosen_runs(settings: ReliabilityConfig, scores: pd.DataFrame, official: str
                      & (scores["measure"] == official).to_numpy()].drop_duplicates("run")
     value = summary.set_index("run")["value"].reindex(runs).fillna(-np.inf if higher_is_better
                                                                   else np.inf)
-    teams = {}
-    if "team" in metadata.columns:
-        teams = {str(r): str(t) for r, t in zip(metadata["run"], metadata["team"])
-                 if str(t).strip() and str(t) != "nan"}
+    teams = teams_of(metadata)
     frame = pd.DataFrame({"run": runs, "team": [teams.get(r, "\0" + r) for r in runs],
                           "value": value.to_numpy(), "order": range(len(runs))})
     frame = frame.sort_values(["value", "order"], ascending=[not higher_is_better, True],
@@ -182,10 +179,8 @@ def _analyses(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
         if settings.ties:
             ties = tie_table_of(uncut, runs["score"].to_numpy(np.float64), measures)
         if settings.pool_depth is not None:
-            teams = dict(zip(metadata["run"].astype(str), metadata["team"].astype(str))) \
-                if "team" in metadata.columns else {}
-            teams = {run: team for run, team in teams.items() if team}
-            bias = pool_bias(judgements, teams, pooled_runs(settings, rescorer.runs, metadata),
+            bias = pool_bias(judgements, teams_of(metadata),
+                             pooled_runs(settings, rescorer.runs, metadata),
                              settings.pool_depth, measures)
         condensed, condensed_taus = _condensed(runs, qrels, options, official, uncut)
     units = "relevant documents" if kind.name == "adhoc" else "highlighted passages"
