@@ -110,9 +110,10 @@ SUMMARY_OF = {m.name: m.per_topic for m in measures_of(FAMILY) if m.per_topic}
 def focused_scores(ranked: RankedPassages, complete: bool, measures: list[str],
                    ip_recall: str = "inex_eval") -> Scores:
     """Per-topic values, averaged pairs and summaries of ``measures`` (``MAiP`` is the mean of
-    ``AiP``, ``MAP`` of ``AP``), as ``focused_score_table`` makes the summary rows."""
-    wide = focused_wide(ranked, complete, ip_recall=ip_recall)
+    ``AiP``, ``MAP`` of ``AP``), as ``focused_score_table`` makes the summary rows; only those
+    measures are computed."""
     columns = [SUMMARY_OF.get(m, m) for m in measures]
+    wide = focused_wide(ranked, complete, ip_recall=ip_recall, measures=columns)
     n_runs, n_topics = len(ranked.runs), len(ranked.topics)
     sums, counts = topic_sums(wide, columns, n_runs)
     num_q = np.full(n_runs, n_topics) if complete else counts

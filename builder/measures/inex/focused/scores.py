@@ -15,6 +15,8 @@ topics in the qrels, without ``complete``) has means of 0, or NaN (inex_eval's 0
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 import pandas as pd
 
@@ -23,41 +25,50 @@ from builder.measures.inex.focused.precision import (
     COUNT_MEASURES,
     FAMILY,
     IP_NAMES,
+    RATIO_MEASURES,
     average_interpolated_precision,
     average_precision,
     count_table,
     interpolated_precision,
     ratio_table,
 )
-from builder.measures.inex.focused.xcg import xcg_table
+from builder.measures.inex.focused.xcg import XCG_NAMES, xcg_table
 from builder.measures.inex.ranking import RankedPassages
 from builder.measures.registry import measures_of
 
 
 def focused_wide(ranked: RankedPassages, complete: bool, no_relevant_text: str = "zero",
-                 ip_recall: str = "inex_eval") -> pd.DataFrame:
+                 ip_recall: str = "inex_eval", measures: Collection[str] | None = None
+                 ) -> pd.DataFrame:
     """One row per evaluated (run, topic), one column per per-topic measure.
 
     With ``complete``, every (run, qrels topic) pair has a row; pairs without results score 0.
     Sorted by run (first-seen order) then topic (as strings). ``ip_recall``: how iP decides
-    R >= x (``interpolated_precision``).
+    R >= x (``interpolated_precision``). ``measures``: the per-topic measures wanted (default
+    all): the counts are always computed (the ratios and the rows of ``complete`` read them),
+    the iP curve, AiP, AP, the xCG measures and the ratios only when one of theirs is wanted,
+    since a study that rescores the runs hundreds of times asks one or two of them.
     """
-    curve, _ = interpolated_precision(ranked, ip_recall)
-    counts = count_table(ranked)
-    wide = pd.concat(
-        [
-            ranked.groups[["run", "topic", "run_code", "topic_code"]].reset_index(drop=True),
-            counts,
-            pd.DataFrame(curve, columns=IP_NAMES),
-            pd.DataFrame({"AiP": average_interpolated_precision(curve), "AP": average_precision(ranked)}),
-            pd.DataFrame(xcg_table(ranked, _passages(ranked))),
-        ],
-        axis=1,
-    )
+    def wanted(names: Collection[str]) -> bool:
+        return measures is None or any(name in measures for name in names)
+
+    parts = [ranked.groups[["run", "topic", "run_code", "topic_code"]].reset_index(drop=True),
+             count_table(ranked)]
+    if wanted([*IP_NAMES, "AiP"]):
+        curve, _ = interpolated_precision(ranked, ip_recall)
+        parts.append(pd.DataFrame(curve, columns=IP_NAMES))
+        if wanted(["AiP"]):
+            parts.append(pd.DataFrame({"AiP": average_interpolated_precision(curve)}))
+    if wanted(["AP"]):
+        parts.append(pd.DataFrame({"AP": average_precision(ranked)}))
+    if wanted(XCG_NAMES):
+        parts.append(pd.DataFrame(xcg_table(ranked, _passages(ranked))))
+    wide = pd.concat(parts, axis=1)
     if complete:
         wide = _with_every_topic(wide, ranked)
-    ratios = ratio_table(wide[list(COUNT_MEASURES)], no_relevant_text)
-    wide = pd.concat([wide.reset_index(drop=True), ratios], axis=1)
+    if wanted(RATIO_MEASURES):
+        ratios = ratio_table(wide[list(COUNT_MEASURES)], no_relevant_text)
+        wide = pd.concat([wide.reset_index(drop=True), ratios], axis=1)
     return wide.sort_values(["run_code", "topic_code"], ignore_index=True)
 
 

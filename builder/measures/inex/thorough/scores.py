@@ -103,7 +103,7 @@ def thorough_score_table(
     keys = ["run", "topic", "run_code", "topic_code"]
     wide = pd.concat([ranked.groups[keys], measures], axis=1)
     if complete:
-        frame = focused_wide(ranked, True)[keys]
+        frame = focused_wide(ranked, True, measures=())[keys]
         wide = frame.merge(wide, on=keys, how="left").fillna(0.0)
     wide = wide.sort_values(["run_code", "topic_code"])
     names = list(measures.columns)
