@@ -27,7 +27,8 @@ from builder.config.schema import SiteSpec
 from builder.contract import StageProgress
 from builder.findings import counted, sort_findings
 from builder.formats.limits import use_limits
-from builder.pipeline.incremental import evaluate_cached
+from builder.formats.source import digests_kept
+from builder.pipeline.incremental import EvaluationStore, cache_folder, evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
 
@@ -110,6 +111,11 @@ class Progress:
 
 @dataclass
 class BuildSummary:
+    """What a build made, and ``spec``, the site's config as the build read it (what a caller
+    that archives or watches the site's inputs goes on with, rather than reading the config
+    again, which may have changed since)."""
+
+    spec: SiteSpec
     output: Path
     tasks: int
     evaluated: int
@@ -173,7 +179,8 @@ def build(config_path: Path, out: Path | None = None, strict: bool = False,
         check_replaceable(output)
         stage.detail = f"{counted(len(site.tasks), 'task')} -> {output.name}/"
         held = held.pop_all()
-    with held, use_limits(site.config.limits):  # the config's limits for every later read
+    # The config's limits for every later read; each input hashed once (cache keys, manifest).
+    with held, use_limits(site.config.limits), digests_kept(inputs):
         return _build_stages(site, output, strict, progress, when, start, team, scale, cache)
 
 
@@ -187,6 +194,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     from builder.site.publish import PublishError, discard, swap_in
     from builder.site.writer import render_site
 
+    spec = site  # as the config stage read it: a team's bundle renders another (team_site)
     # Under a memory budget the run files are read, validated and evaluated batch by batch in
     # the evaluate stage (``builder.pipeline.execution.choose``); the read and validate stages
     # see the rest.
@@ -207,7 +215,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             _check_rejected(inputs, strict, progress, stage)
     with progress.stage("evaluate") as stage:
         here = scale is None or (scale.budget is None and scale.scheduler is None)
-        store = _store(output) if cache and here and not streams else None
+        store = EvaluationStore(cache_folder(output)) if cache and here and not streams else None
         tasks = StageProgress("evaluate", len(inputs), "tasks")
         results = []
         for task_inputs in inputs:
@@ -254,16 +262,10 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
         if staged is not None and not published:
             discard(staged)
     rejected = sum(len(i.rejected) for i in inputs)
-    summary = BuildSummary(output, len(site.tasks), sum(len(a.runs) for a in analyses),
+    summary = BuildSummary(spec, output, len(site.tasks), sum(len(a.runs) for a in analyses),
                            rejected, pages, time.perf_counter() - start)
     progress.say(summary.format())
     return summary
-
-
-def _store(output: Path):
-    from builder.pipeline.incremental import EvaluationStore, cache_folder
-
-    return EvaluationStore(cache_folder(output))
 
 
 def analysis_notes(analysis: TaskAnalysis) -> list[str]:

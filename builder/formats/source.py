@@ -18,6 +18,8 @@ import mmap
 import os
 import stat
 import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
 
@@ -95,9 +97,37 @@ def open_regular(path: Path | str) -> BinaryIO:
         raise
 
 
+_kept_digests: dict[str, str | None] = {}
+
+
+@contextmanager
+def digests_kept(inputs: Iterable[Path | str]) -> Iterator[None]:
+    """Within the block, each of ``inputs`` is hashed once (``sha256``, by absolute path): one
+    build hashes a run file and the qrels for the evaluation cache's keys (``--incremental``),
+    then every input for the manifest. The digest kept is the first, taken after the file was
+    read. Any other file (the site's own, hashed as written) and every file outside the block
+    is read at each call."""
+    global _kept_digests
+    before, _kept_digests = _kept_digests, dict.fromkeys(map(os.path.abspath, inputs))
+    try:
+        yield
+    finally:
+        _kept_digests = before
+
+
 def sha256(path: Path | str) -> str:
     """The SHA-256 of ``path``, a regular file read in blocks (``OSError`` when it cannot be read as
     one): the one way the manifest, the archive and the evaluation cache hash a file."""
+    key = os.path.abspath(path)
+    if key not in _kept_digests:
+        return _file_digest(path)
+    kept = _kept_digests[key]
+    if kept is None:
+        kept = _kept_digests[key] = _file_digest(path)
+    return kept
+
+
+def _file_digest(path: Path | str) -> str:
     digest = hashlib.sha256()
     with open_regular(path) as stream:
         for block in iter(lambda: stream.read(1 << 20), b""):

@@ -14,7 +14,6 @@ from typing import TextIO
 from builder.building import Progress, build
 from builder.config.schema import SiteSpec
 from builder.findings import InputError
-from builder.pipeline.stages import load_config
 from builder.serve.http import BuildState, make_server
 from builder.serve.watch import changed, snapshot, watched_folders
 from builder.site.manifest import MANIFEST_NAME
@@ -95,7 +94,7 @@ def _build(config: Path, output: Path, state: BuildState, console: TextIO,
     """One build into ``output``; its error, if any, recorded in ``state`` and printed, the
     previous site left as it was. The config it built from, or None."""
     try:
-        build(config, out=output, progress=Progress(), cache=cache)  # lines: the CLI's logging
+        built = build(config, out=output, progress=Progress(), cache=cache)  # lines: the CLI's logging
     except (InputError, PublishError, OSError, ValueError) as error:
         message = str(error)
         print(f"appendix serve: the site could not be rebuilt: {message}", file=console,
@@ -103,7 +102,4 @@ def _build(config: Path, output: Path, state: BuildState, console: TextIO,
         state.failed(message)
         return None
     state.succeeded()
-    try:
-        return load_config(config)  # what to watch now
-    except InputError:
-        return None  # changed since the build read it: the next look rebuilds, and says why
+    return built.spec  # what to watch now: the config the site was built from

@@ -14,8 +14,12 @@ import argparse
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from builder.cli.scale import add_scale_arguments, scale_of
+
+if TYPE_CHECKING:
+    from builder.building import BuildSummary
 
 EXIT_STRICT = 1
 EXIT_CONFIG = 2
@@ -99,7 +103,7 @@ def _build(args: argparse.Namespace) -> int:
                         progress=Progress(quiet=args.verbosity < 0), team=args.team,
                         scale=scale, base_url=args.base_url, cache=args.incremental)
         if args.archive is not None:
-            _archive(args, summary.output)
+            _archive(args, summary)
     except ConfigError as exc:
         print(f"appendix build: invalid config {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -117,12 +121,12 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
-def _archive(args: argparse.Namespace, output: Path) -> None:
-    """``--archive FILE``: the site just built and its inputs, packed (``builder.archive``)."""
+def _archive(args: argparse.Namespace, built: BuildSummary) -> None:
+    """``--archive FILE``: the site just built and its inputs, packed (``builder.archive``)
+    from the config the build read."""
     from builder.archive.pack import pack
-    from builder.pipeline.stages import load_config
 
-    checksum = pack(load_config(args.config), output, args.archive)
+    checksum = pack(built.spec, built.output, args.archive)
     if args.verbosity >= 0:
         print(f"archived {args.archive} ({checksum.read_text(encoding='utf-8').split()[0]})",
               file=sys.stderr)

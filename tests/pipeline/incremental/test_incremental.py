@@ -113,3 +113,35 @@ def test_every_kind_of_the_demo_is_the_same_run_by_run(stamped_demo_site, tmp_pa
     for _ in range(2):
         assert build_demo(out, "--incremental") == 0
         assert file_hashes(out) == file_hashes(stamped_demo_site)
+
+
+def test_an_incremental_build_hashes_each_input_once_and_says_what_it_read(tmp_path,
+                                                                         monkeypatch):
+    """The cache's keys and the manifest hashed the run files and the qrels each: now once
+    per build, the manifest recording the digests the keys were made of. The summary carries
+    the config the build read (the build and serve commands took it from the file again)."""
+    import hashlib
+    import json
+    import os
+
+    from builder.building import Progress, build
+    from builder.formats import source
+
+    hashed: list[str] = []
+    digest = source._file_digest
+    monkeypatch.setattr(source, "_file_digest",
+                        lambda path: hashed.append(os.path.abspath(path)) or digest(path))
+    config = write_campaign(tmp_path / "campaign")
+    summary = build(config, tmp_path / "site", progress=Progress(quiet=True), cache=True)
+    assert summary.spec.path == config.resolve()
+    assert [task.id for task in summary.spec.tasks] == ["adhoc"]
+    runs = {str(run) for run in summary.spec.tasks[0].run_files}
+    inputs = [path for path in hashed if path.startswith(str(config.parent))]
+    assert runs and runs <= set(inputs) and len(inputs) == len(set(inputs))
+    recorded = json.loads((tmp_path / "site" / "manifest.json").read_text())["inputs"]
+    base = config.parent
+    assert all(entry["sha256"] == hashlib.sha256((base / entry["path"]).read_bytes()).hexdigest()
+               for entry in recorded)
+    hashed.clear()
+    source.sha256(config), source.sha256(config)  # outside a build: read each time
+    assert len(hashed) == 2
