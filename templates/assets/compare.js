@@ -54,9 +54,10 @@
     row.appendChild(node);
   }
 
-  // The tested pair (a, b) of a measure, as a - b: flipped when it was stored as (b, a).
   // The name a measure is shown under (its display name; the official one in the data).
   function label(measure) { return (data.labels && data.labels[measure]) || measure; }
+
+  // The tested pair (a, b) of a measure, as a - b: flipped when it was stored as (b, a).
   function pairTest(measure, a, b) {
     var tests = data.tests[measure];
     if (!tests) { return null; }

@@ -84,7 +84,8 @@
     var id = table.id || "table-" + (counter += 1);
     var state = { column: 0, descending: false };
     // The fragment's keys of this table: plain on a page of one such table, else named after
-    // the table (a home page of several tasks sorts each leaderboard on its own).
+    // the table, so that each table of a page with several keeps its own sort and filter (the
+    // judgements page: the topics' table and the runs').
     var keys = {};
     ["sort", "order", "filter", "best", "team"].forEach(function (key) {
       keys[key] = prefix ? id + "." + key : key;
