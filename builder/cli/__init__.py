@@ -13,7 +13,9 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 
 COMMANDS: dict[str, str] = {
     "build": "Build the campaign's results site from its site_config.yml.",
@@ -144,9 +146,26 @@ def prepare_process() -> None:
     os.environ.setdefault("NUMPY_MADVISE_HUGEPAGE", "0")
 
 
+@contextmanager
+def config_limits(config: Path | None) -> Iterator[None]:
+    """The input limits of a site config (its ``limits:``) for every read of a command given
+    one (``--config`` of the commands that read inputs: ``builder.cli.flags``), as
+    ``appendix build`` applies them; without one, the defaults. An invalid config is an
+    ``InputError``: the command says it and reads nothing."""
+    if config is None:
+        yield
+        return
+    from builder.formats.limits import use_limits
+    from builder.pipeline.stages import load_config
+
+    with use_limits(load_config(config).config.limits):
+        yield
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     prepare_process()
     from builder.cli.console import console
+    from builder.cli.flags import LIMITS_CONFIG
     from builder.findings import InputError
 
     given = list(sys.argv[1:] if argv is None else argv)
@@ -154,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser(command if command in COMMANDS else "").parse_args(given)
     with console(args.verbosity, plain_progress=args.progress_lines):
         try:
-            return int(args.handler(args) or 0)
+            with config_limits(getattr(args, LIMITS_CONFIG, None)):
+                return int(args.handler(args) or 0)
         except InputError as error:  # a user's file, not a fault of the program: no traceback
             print(f"appendix {args.command}: {error}", file=sys.stderr)
             return EXIT_INPUT

@@ -24,6 +24,20 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
+LIMITS_CONFIG = "limits_config"
+"""Where a command that reads inputs keeps its ``--config`` (``add_config_argument``)."""
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE``: a site config whose input limits (``limits:``) the command reads its
+    inputs under, as ``appendix build`` does (``builder.cli.config_limits`` applies them)."""
+    parser.add_argument(
+        "--config", dest=LIMITS_CONFIG, type=Path, metavar="FILE",
+        help="read the inputs under the input limits of this site config (its limits: "
+             "section), as appendix build does, so that a file the site accepts is accepted "
+             "here too (default: the default limits)")
+
+
 VALUE_TYPES = (int, float, str, Path)
 """The annotations a flag with a value may have (besides a ``Literal`` and ``bool``)."""
 

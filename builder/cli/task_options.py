@@ -1,6 +1,6 @@
 """The task arguments every command that reads runs shares (``evaluate``, ``validate``,
-``compare``, ``stability``, ``ties``): the kind, its options' flags, and ``-o KEY=VALUE`` for any
-other.
+``compare``, ``correlate``, ``stability``, ``ties``): the kind, its options' flags, ``-o
+KEY=VALUE`` for any other, and ``--config``, a site config whose input limits apply.
 
 The flags are those the kinds' options declare (``builder.tasks.options``: ``-M`` depth, ``-l``
 rel_level, ``-c`` complete, ``--interpolation`` ...): a flag sets the option that declares it in
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from builder.cli.flags import (
     ModelFlag,
+    add_config_argument,
     add_model_flags,
     flag_of,
     given_flags,
@@ -37,7 +38,7 @@ def task_flags() -> list[ModelFlag]:
 
 
 def add_task_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--task`` with its choices, every option flag and ``-o``."""
+    """``--task`` with its choices, every option flag, ``-o`` and ``--config``."""
     parser.add_argument(
         "--task", default="adhoc", choices=sorted(KIND_MODULES), help="task kind (default adhoc)"
     )
@@ -50,6 +51,7 @@ def add_task_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="set any option of the task kind (repeatable)",
     )
+    add_config_argument(parser)
 
 
 def build_options(model: type, args: argparse.Namespace) -> Any:

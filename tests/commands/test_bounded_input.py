@@ -236,3 +236,49 @@ def test_a_sparse_10_gb_run_and_devices_are_findings(tmp_path):
     pipe = tmp_path / "pipe.txt"
     os.mkfifo(pipe)
     assert read_under_limit(pipe)[0] == [f"{pipe}: error: cannot read: not a regular file"]
+
+
+
+READING_COMMANDS = {
+    "evaluate": ["evaluate", "{config}", "{qrels}", "{runs}"],
+    "validate": ["validate", "{config}", "--qrels", "{qrels}", "{runs}"],
+    "compare": ["compare", "{config}", "{qrels}", "{runs}"],
+    "correlate": ["correlate", "{config}", "-m", "map", "-m", "P_5", "{qrels}", "{runs}"],
+    "stability": ["stability", "{config}", "{qrels}", "{runs}"],
+    "ties": ["ties", "{config}", "{qrels}", "{runs}"],
+    "pool": ["pool", "{config}", "{runs}"],
+    "convert": ["convert", "{config}", "--corpus", "{corpus}", "--to", "fol", "{element_run}"],
+    "eprum": ["eprum", "{config}", "{navigation}"],
+}
+"""Every command that reads inputs besides those that build the site (build, serve, archive,
+verify: the build applies the limits of the config it reads), given the site's config."""
+
+
+@pytest.mark.parametrize("command", list(READING_COMMANDS))
+def test_a_command_given_the_config_reads_under_its_limits(tmp_path, capsys, command):
+    """Only the build applied the config's limits: the other commands refused (or accepted)
+    what the site accepted (or refused). Given the config, they read under its limits."""
+    write(tmp_path / "q.txt", QRELS)
+    runs = [write(tmp_path / "runs" / f"{name}.txt", GOOD.replace("good", name))
+            for name in ("good", "a" * 40, "other")]  # a run tag beyond the config's 32
+    corpus = tmp_path / "corpus"
+    write(corpus / "100.xml", "<article><body><p>Hello world</p></body></article>")
+    element_run = write(tmp_path / "element.txt",  # a line beyond the config's 1 KiB
+                        "1 Q0 100 1 3.5 t /article[1]/body[1]/p[1]" + " " * 1100 + "\n")
+    navigation = write(tmp_path / "navigation.txt", "1 1 a 1\n# " + "x" * 1100 + "\n")
+    config = write(tmp_path / "c.yml", LIMITED)
+
+    def given(config_arguments: list[str]) -> list[str]:
+        values = {"{config}": config_arguments, "{qrels}": [tmp_path / "q.txt"],
+                  "{runs}": runs, "{corpus}": [corpus], "{element_run}": [element_run],
+                  "{navigation}": [navigation]}
+        return [str(a) for part in READING_COMMANDS[command] for a in values.get(part, [part])]
+
+    _, out, err = cli(capsys, *given([]))
+    assert "(limits: " not in out + err
+    _, out, err = cli(capsys, *given(["--config", config]))
+    beyond = f"{runs[1]}:1: error: the run tag is longer than 32 characters (limits: name)" \
+        if "{runs}" in READING_COMMANDS[command] else "(limits: line)"
+    assert beyond in out + err, out + err
+    code, _, err = cli(capsys, *given(["--config", tmp_path / "none.yml"]))
+    assert code == 2 and "config file not found" in err

@@ -14,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from builder.cli.flags import add_config_argument
+
 FORMATS = ("fol", "trec-element", "inex-xml")
 
 
@@ -30,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corpus", type=Path, required=True,
                         help="the XML corpus: a folder, tar or zip of articles named by file id")
     parser.add_argument("--to", choices=FORMATS, required=True, help="the output format")
+    add_config_argument(parser)
     parser.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     parser.add_argument("--cache", type=Path,
                         help="folder of the corpus index cache (default ~/.cache/appendix)")

@@ -24,9 +24,11 @@ EXIT_STATUS = """\
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from builder.cli.flags import add_config_argument
     from builder.measures.eprum.precision_recall import DEFAULT_EXACT_LIMIT
 
     parser.add_argument("navigation", type=Path, help="navigation table: topic rank element probability")
+    add_config_argument(parser)
     parser.add_argument("--format", choices=["text", "tsv"], default="text")
     parser.add_argument(
         "--exact-limit",

@@ -37,9 +37,11 @@ examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from builder.cli.flags import add_config_argument
     from builder.stats.pools import RRF_K, STRATEGIES
 
     parser.add_argument("runs", type=Path, nargs="+", metavar="RUN", help="run files")
+    add_config_argument(parser)
     parser.add_argument("--depth", "-k", type=int, default=100, metavar="K",
                         help="each run's first K documents per topic (default 100)")
     parser.add_argument("--strategy", choices=STRATEGIES, default="depth",
