@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -87,3 +88,17 @@ def test_compare_tests_an_in_context_task_on_its_official_magp():
     accepted = len(runs) - 1  # one flawed run interleaves articles and is rejected
     assert len(rows) == accepted * (accepted - 1) // 2
     assert {row[2] for row in rows} == {"MAgP"}
+
+
+def test_the_stability_study_rescores_a_mean_and_its_own_per_topic_measure():
+    """The study's per-topic scores of MAiP and AiP, asked together: each the values of AiP
+    (the renaming left AiP with none, scored 0 on every topic)."""
+    from builder.stats.reliability.rescoring import scores_from_table
+
+    scores = pd.DataFrame({"run": ["a", "a", "b", "b", "a", "b"],
+                           "topic": ["1", "2", "1", "2", "all", "all"],
+                           "measure": ["AiP"] * 4 + ["MAiP"] * 2,
+                           "value": [0.5, 0.25, 0.75, 0.125, 0.375, 0.4375]})
+    got = scores_from_table(scores, ["a", "b"], ["1", "2"], ["MAiP", "AiP"], "focused")
+    np.testing.assert_array_equal(got.per_topic[0], [[0.5, 0.25], [0.75, 0.125]])
+    np.testing.assert_array_equal(got.per_topic[1], got.per_topic[0])
