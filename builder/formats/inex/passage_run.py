@@ -73,7 +73,9 @@ class PassageRunReader:
     def _read(self, path: Path, label: str) -> tuple[pd.DataFrame | None, list[Finding]]:
         if is_fol_run(path):
             table, findings = read_fol_run(path, label=label)
-            return (None if table is None else table.assign(path="")), findings
+            if table is not None:
+                table["path"] = ""  # the reader's own new table: set in place, not copied
+            return table, findings
         if self.corpus is None:
             return None, [Finding(label, None, "error", FindingCode.CORPUS,
                                   "an element run (XML paths): its XML corpus is needed to "
