@@ -142,10 +142,9 @@ def article_keys(group: np.ndarray, epoch: np.ndarray, file_code: np.ndarray) ->
 
 
 def passage_counts(qrels: InexQrels, topic_index: pd.Index) -> np.ndarray:
-    """Highlighted passages of the articles with relevant text, per topic of ``topic_index``."""
-    relevant = qrels.articles.loc[qrels.articles["rel_chars"] > 0, ["topic", "file"]]
-    passages = qrels.passages.merge(relevant, on=["topic", "file"])
-    codes = topic_index.get_indexer(passages["topic"])
+    """Highlighted passages of the articles with relevant text, per topic of ``topic_index``
+    (``qrels.passages`` holds those only: ``InexQrels``)."""
+    codes = topic_index.get_indexer(qrels.passages["topic"])
     return np.bincount(codes[codes >= 0], minlength=len(topic_index)).astype(np.int64)
 
 
