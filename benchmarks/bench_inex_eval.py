@@ -2,7 +2,7 @@
 2009-2010 FOL run, one run and eight, in one alternated series; same-run ratios and peak memory.
 
     python benchmarks/bench_inex_eval.py [--rounds 5] [--runs 8] [--task focused]
-        [--run PATH] [--qrels PATH]
+        [--run PATH] [--qrels PATH] [--compiled cached|source] [--floor]
 
 Each round runs, one after the other: our command on one run, inex_eval on it, our command on
 ``--runs`` copies of it (one process), and inex_eval once per copy (its usage: one run a call).
@@ -10,6 +10,18 @@ Every figure is a child process's, read with ``os.wait4``: wall time, CPU time (
 all threads: the JVM's too) and peak resident memory (``ru_maxrss``; for the eight calls the
 largest of them). A round's ratio is ours over theirs within the round, so both sides saw the
 same load; the medians of the ratios are printed with the load average before and after.
+
+``--compiled``: how our command finds Python's compiled modules. ``cached`` (the default) runs
+it as on a user's machine, where pip byte-compiles the package and Python caches what it
+compiles: ``PYTHONDONTWRITEBYTECODE`` taken out of the children's environment and their cache
+kept in the scratch folder (``PYTHONPYCACHEPREFIX``), filled by the warm-up call. ``source``
+keeps the environment as it is: where it sets ``PYTHONDONTWRITEBYTECODE`` (as a development
+machine may) and the package is installed editable, every call compiles builder's modules
+from their source. The output says which.
+
+``--floor``: in each round also the start-up of a Python process that only imports numpy, then
+pyarrow, then pandas, then what ``appendix evaluate --task TASK`` imports (no file read),
+beside inex_eval's one call: what one run of ours cannot go below.
 """
 
 from __future__ import annotations
@@ -44,10 +56,22 @@ class Cost:
         return Cost(self.wall + other.wall, self.cpu + other.cpu, max(self.peak_mb, other.peak_mb))
 
 
-def measured(command: list[str]) -> Cost:
+FLOOR = {
+    "python": "pass",
+    "+ numpy": "import numpy",
+    "+ pyarrow": "import numpy, pyarrow, pyarrow.compute",
+    "+ pandas": "import pandas",
+    "+ builder": "import builder.cli.commands.evaluate, builder.tasks.inex.focused, "
+                 "builder.pipeline.scoring",
+}
+"""The import floor: each child imports what its line says (pandas imports numpy and pyarrow)."""
+
+
+def measured(command: list[str], env: dict[str, str] | None = None) -> Cost:
     """Run ``command`` (output discarded) and read its own resource usage with ``os.wait4``."""
     started = time.perf_counter()
-    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                             env=env)
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - started
     child.returncode = os.waitstatus_to_exitcode(status)
@@ -56,10 +80,10 @@ def measured(command: list[str]) -> Cost:
     return Cost(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
 
-def ours(task: str, qrels: Path, runs: list[Path]) -> Cost:
+def ours(task: str, qrels: Path, runs: list[Path], env: dict[str, str] | None) -> Cost:
     # The copies share the run id written in the file: named by their file names instead.
     return measured([sys.executable, "-m", "builder", "evaluate", "--task", task, "-q", "--quiet",
-                     "-o", "run_names=file", str(qrels), *map(str, runs)])
+                     "-o", "run_names=file", str(qrels), *map(str, runs)], env)
 
 
 def theirs(task: str, qrels: Path, runs: list[Path]) -> Cost:
@@ -71,6 +95,15 @@ def theirs(task: str, qrels: Path, runs: list[Path]) -> Cost:
 
 def load() -> str:
     return "load average " + ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def compiled_env(mode: str, folder: str) -> dict[str, str] | None:
+    """The children's environment for ``--compiled`` (see the module docstring)."""
+    if mode == "source":
+        return None
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
+    return env
 
 
 def report(label: str, pairs: list[tuple[Cost, Cost]]) -> None:
@@ -98,11 +131,17 @@ def main() -> None:
     parser.add_argument("--task", default="focused", choices=sorted(FLAGS))
     parser.add_argument("--run", type=Path, default=DATA / "runs" / "bert_inex_converted.run")
     parser.add_argument("--qrels", type=Path, default=DATA / "INEX_Qrels.txt")
+    parser.add_argument("--compiled", choices=["cached", "source"], default="cached",
+                        help="cached: as on a user's machine, Python's compiled modules "
+                        "cached (default); source: this environment as it is (see above)")
+    parser.add_argument("--floor", action="store_true",
+                        help="also time the imports alone (numpy, pyarrow, pandas, ours)")
     args = parser.parse_args()
     if shutil.which("java") is None or not JAR.is_file():
         raise SystemExit(f"needs java and {JAR}")
 
     with tempfile.TemporaryDirectory() as folder:
+        env = compiled_env(args.compiled, folder)
         copies = []
         for number in range(1, args.runs + 1):
             copy = Path(folder) / f"run{number}.txt"
@@ -110,16 +149,33 @@ def main() -> None:
             copies.append(copy)
         print(f"{args.task} on {args.run.name} ({sum(1 for _ in args.run.open()):,} lines); "
               f"{os.cpu_count()} cores; before: {load()}")
-        ours(args.task, args.qrels, [args.run])  # caches warm for both sides
+        bytecode = os.environ.get("PYTHONDONTWRITEBYTECODE")
+        print("our modules: " + ("compiled once and cached, as on a user's machine "
+                                 "(PYTHONDONTWRITEBYTECODE unset, PYTHONPYCACHEPREFIX in the "
+                                 "scratch folder)" if env is not None else
+                                 f"this environment as it is (PYTHONDONTWRITEBYTECODE="
+                                 f"{bytecode or 'unset'})"))
+        ours(args.task, args.qrels, [args.run], env)  # caches warm for both sides
         theirs(args.task, args.qrels, [args.run])
-        one, many = [], []
+        one, many, floors = [], [], {name: [] for name in FLOOR}
         for _ in range(args.rounds):
-            one.append((ours(args.task, args.qrels, [args.run]),
+            one.append((ours(args.task, args.qrels, [args.run], env),
                         theirs(args.task, args.qrels, [args.run])))
-            many.append((ours(args.task, args.qrels, copies),
+            many.append((ours(args.task, args.qrels, copies, env),
                          theirs(args.task, args.qrels, copies)))
+            if args.floor:
+                for name, code in FLOOR.items():
+                    floors[name].append((measured([sys.executable, "-c", code], env),
+                                         one[-1][1]))
         report("one run", one)
         report(f"{args.runs} runs (ours: one process; inex_eval: one call each)", many)
+        if args.floor:
+            print("\nimport floor (medians; ratio to inex_eval's one call in the same round)")
+            for name, pairs in floors.items():
+                print(f"  {name:10} wall {statistics.median([o.wall for o, _ in pairs]):5.2f} s "
+                      f"cpu {statistics.median([o.cpu for o, _ in pairs]):5.2f} s   "
+                      f"ratio wall {statistics.median([o.wall / t.wall for o, t in pairs]):.2f} "
+                      f"cpu {statistics.median([o.cpu / t.cpu for o, t in pairs]):.2f}")
         print(f"\nafter: {load()}")
 
 

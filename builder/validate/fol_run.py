@@ -34,6 +34,23 @@ DEFAULT_MAX_RESULTS: int | None = None
 """No cut: inex_eval 3.1 evaluates every line of a topic, however many."""
 
 
+class _Codes:
+    """The run's topics and files as integer codes, computed once for every rule (Arrow's
+    dictionary encoding of the string columns; a rule then works on integers, and only the
+    lines it reports go back to names). Topics are coded in sorted order, as the table sorted
+    by its topic column would list them."""
+
+    def __init__(self, table: pd.DataFrame, qrels_topics: list[str]) -> None:
+        topic, self.topics = pd.factorize(table["topic"], sort=True)
+        self.topic = topic.astype(np.int64)
+        self.known = self.topics.isin(qrels_topics)[self.topic]
+        file, self.files = pd.factorize(table["file"])
+        self.file = file.astype(np.int64)
+
+    def file_name(self, row: int) -> str:
+        return str(self.files[self.file[row]])
+
+
 def validate_fol_run(
     table: pd.DataFrame,
     label: str,
@@ -48,14 +65,15 @@ def validate_fol_run(
     ``doc_chars``: the length of each article the qrels know (indexed by file).
     ``entry_points``: the lines are best entry points (best in context), whose length is 0."""
     lines = table["line"].to_numpy()
+    codes = _Codes(table, qrels_topics)
+    known = codes.known
     findings = _bad_passages(table, label, 0 if entry_points else 1)
     if doc_chars is not None:
-        findings += _beyond_article(table, label, doc_chars)
-    known = table["topic"].isin(qrels_topics).to_numpy()
-    epoch = topic_epochs(table["topic"].to_numpy(), known)
-    findings += _topic_blocks(table, label, known)
+        findings += _beyond_article(table, label, doc_chars, codes)
+    epoch = topic_epochs(codes.topic, known)
+    findings += _topic_blocks(table, label, codes)
     if reject_overlap:
-        findings += _overlaps(table[known], label, epoch[known])
+        findings += _overlaps(table, label, codes, epoch)
     unjudged = sorted(set(table.loc[~known, "topic"]))
     if unjudged:
         findings.append(
@@ -76,7 +94,7 @@ def validate_fol_run(
             message = (f"{topics} topics have more than {max_results} results; {int(over.sum())} "
                        f"lines after the {max_results}th of their topic are not evaluated")
         findings.append(Finding(label, first, "warning", FindingCode.LIMIT, message))
-    findings += _rank_order(table, label)
+    findings += _rank_order(table, label, codes)
     if max_results is None:
         return table, findings
     return table.loc[~over].reset_index(drop=True), findings
@@ -103,15 +121,17 @@ def _bad_passages(table: pd.DataFrame, label: str, least_length: int) -> list[Fi
         f"{'negative' if least_length == 0 else 'not positive'}"))
 
 
-def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series) -> list[Finding]:
+def _beyond_article(table: pd.DataFrame, label: str, doc_chars: pd.Series, codes: _Codes
+                    ) -> list[Finding]:
     """Passages ending after the end of their article, where the qrels give its length."""
-    size = table["file"].map(doc_chars).to_numpy(dtype=np.float64, na_value=np.nan)
+    size = pd.Series(codes.files).map(doc_chars).to_numpy(dtype=np.float64,
+                                                           na_value=np.nan)[codes.file]
     end = (table["offset"] + table["length"]).to_numpy()
     beyond = np.flatnonzero((table["offset"].to_numpy() >= 0) & (end > size))
     lines = table["line"].to_numpy()[beyond]
     return _capped(label, lines, FindingCode.OUTSIDE, lambda i: (
         f"passage ends at character {end[beyond[i]]}, beyond the end of article "
-        f"{table['file'].iat[beyond[i]]} ({int(size[beyond[i]])} characters in the qrels)"),
+        f"{codes.file_name(beyond[i])} ({int(size[beyond[i]])} characters in the qrels)"),
         "warning")
 
 
@@ -123,19 +143,20 @@ def topic_epochs(topic: np.ndarray, known: np.ndarray) -> np.ndarray:
     return np.cumsum(first & known)
 
 
-def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Finding]:
-    # Numbered in order of first appearance, as factorizing (topic, file, epoch) tuples
-    # would, but from each column's codes: no tuple per line.
-    group = (pd.DataFrame({"topic": table["topic"].to_numpy(), "file": table["file"].to_numpy(),
-                           "epoch": epoch})
-             .groupby(["topic", "file", "epoch"], sort=False).ngroup().to_numpy())
+def _overlaps(table: pd.DataFrame, label: str, codes: _Codes, epoch: np.ndarray
+              ) -> list[Finding]:
+    # Lines of topics in the qrels that are known passages, grouped by (topic, file, epoch)
+    # from the columns' codes: no tuple per line.
     start = table["offset"].to_numpy()
-    unknown = start < 0
-    end = start + table["length"].to_numpy()
-    later, earlier = first_overlaps(np.where(unknown, -1, group)[~unknown], start[~unknown], end[~unknown])
-    lines = table["line"].to_numpy()[~unknown]
-    files = table["file"].to_numpy()[~unknown]
-    topics = table["topic"].to_numpy()[~unknown]
+    rows = np.flatnonzero(codes.known & (start >= 0))
+    pair = codes.topic[rows] * np.int64(len(codes.files)) + codes.file[rows]
+    group = pd.factorize(pair)[0].astype(np.int64) * (np.int64(epoch.max(initial=0)) + 1) \
+        + epoch[rows]
+    start = start[rows]
+    later, earlier = first_overlaps(group, start, start + table["length"].to_numpy()[rows])
+    lines = table["line"].to_numpy()[rows]
+    files = codes.files[codes.file[rows]]
+    topics = codes.topics[codes.topic[rows]]
     pairs = sorted(zip(np.maximum(lines[later], lines[earlier]), np.minimum(lines[later], lines[earlier]), later))
     return listed(label, [second for second, _, _ in pairs], "error", FindingCode.OVERLAP,
                   lambda k: (f"passage overlaps the passage of line {int(pairs[k][1])} "
@@ -143,11 +164,11 @@ def _overlaps(table: pd.DataFrame, label: str, epoch: np.ndarray) -> list[Findin
                   lambda n: counted(n, "more overlapping passage"))
 
 
-def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Finding]:
-    topic = table["topic"].to_numpy()
+def _topic_blocks(table: pd.DataFrame, label: str, codes: _Codes) -> list[Finding]:
+    topic = codes.topic
     starts = np.concatenate([[True], topic[1:] != topic[:-1]]) if len(topic) else np.zeros(0, bool)
-    block_topics = pd.Series(topic[starts])
-    again = block_topics.duplicated().to_numpy() & known[starts]
+    block_topics = pd.Series(codes.topics[topic[starts]])
+    again = block_topics.duplicated().to_numpy() & codes.known[starts]
     lines = table["line"].to_numpy()[starts][again]
     names = block_topics[again].to_numpy()
     return listed(label, lines, "warning", FindingCode.ORDER,
@@ -158,15 +179,16 @@ def _topic_blocks(table: pd.DataFrame, label: str, known: np.ndarray) -> list[Fi
                              "after other topics"))
 
 
-def _rank_order(table: pd.DataFrame, label: str) -> list[Finding]:
+def _rank_order(table: pd.DataFrame, label: str, codes: _Codes) -> list[Finding]:
     findings = []
-    ordered = table.sort_values(["topic", "order"], kind="stable")
-    same = ordered["topic"].to_numpy()[1:] == ordered["topic"].to_numpy()[:-1]
+    ordered = np.lexsort((table["order"].to_numpy(), codes.topic))  # by topic, then order
+    topic = codes.topic[ordered]
+    same = topic[1:] == topic[:-1]
     for column, bad_step, what in (("rank", lambda d: d <= 0, "increase"), ("score", lambda d: d > 0, "decrease")):
-        step = np.diff(ordered[column].to_numpy())
+        step = np.diff(table[column].to_numpy()[ordered])
         bad = same & (bad_step(step) | np.isnan(step))
         if bad.any():
-            line = int(ordered["line"].to_numpy()[1:][bad][0])
+            line = int(table["line"].to_numpy()[ordered][1:][bad][0])
             findings.append(
                 Finding(label, line, "info", FindingCode.ORDER, f"{column} does not {what} with the line order; "
                         "the ranking is the line order (as in inex_eval)")

@@ -28,21 +28,29 @@ def validate_in_context(
     """Errors for interleaved articles (and, with ``best``, for a second entry point)."""
     if topics is not None:
         table = table[table["topic"].isin(set(topics))]
-    # A topic that starts again after others counts its articles anew (inex_eval's epochs).
-    table = table.sort_values("line", kind="stable")
-    table = table.assign(epoch=topic_epochs(table["topic"].to_numpy(), np.ones(len(table), bool)))
-    table = table.sort_values(["topic", "order"], kind="stable")
-    topic = table["topic"].to_numpy(str)
-    file = table["file"].to_numpy(str)
-    line = table["line"].to_numpy(np.int64)
-    epoch = table["epoch"].to_numpy()
     if len(table) == 0:
         return []
-    same_article = np.r_[False, (topic[1:] == topic[:-1]) & (file[1:] == file[:-1])
-                         & (epoch[1:] == epoch[:-1])]
+    # Topics and files as integer codes (Arrow's dictionary encoding), names only in messages.
+    topic_code, topic_names = pd.factorize(table["topic"])
+    file_code, file_names = pd.factorize(table["file"])
+    # A topic that starts again after others counts its articles anew (inex_eval's epochs).
+    line = table["line"].to_numpy(np.int64)
+    by_line = np.argsort(line, kind="stable")
+    epoch = np.empty(len(line), dtype=np.int64)
+    epoch[by_line] = topic_epochs(topic_code[by_line], np.ones(len(line), bool))
+    ordered = np.lexsort((table["order"].to_numpy(), topic_code))  # by topic, then rank
+    topic = np.asarray(topic_names, dtype=object)[topic_code[ordered]]
+    file = np.asarray(file_names, dtype=object)[file_code[ordered]]
+    topic_code, file_code = topic_code[ordered], file_code[ordered]
+    line, epoch = line[ordered], epoch[ordered]
+    same_article = np.r_[False, (topic_code[1:] == topic_code[:-1])
+                         & (file_code[1:] == file_code[:-1]) & (epoch[1:] == epoch[:-1])]
 
-    blocks = pd.DataFrame({"topic": topic, "file": file, "epoch": epoch, "line": line})[~same_article]
-    seen = blocks.groupby(["topic", "epoch", "file"], sort=False)["line"].transform("first").to_numpy()
+    block = ~same_article
+    blocks = pd.DataFrame({"topic": topic[block], "file": file[block], "line": line[block]})
+    seen = (pd.Series(line[block])
+            .groupby([topic_code[block], epoch[block], file_code[block]], sort=False)
+            .transform("first").to_numpy())
     again = blocks["line"].to_numpy() != seen
     a_topic, a_file = blocks["topic"].to_numpy()[again], blocks["file"].to_numpy()[again]
     a_seen = seen[again]

@@ -62,3 +62,44 @@ def test_a_score_that_is_not_a_finite_number_is_an_error_with_its_line():
         (3, "error", "score 1e999 is not a finite number (beyond the largest double)"),
         (4, "error", "score -Infinity is not a finite number"),
     ]
+
+
+def test_line_ends_spaces_and_tabs_as_the_lines_read():
+    # \n, \r\n and a lone \r end a line; runs of spaces and tabs separate fields, and leading
+    # or trailing ones are no field; a last line without its end counts.
+    table, findings = read("1 Q0 a 1 1 t 0 5\r2\tQ0\t b 1 1 t 0 5\r\n \t3 Q0  c 1 1 t 0 5 \t\n"
+                           "4 Q0 d 1 1 t 0 5")
+    assert findings == []
+    assert table["topic"].tolist() == ["1", "2", "3", "4"]
+    assert table["file"].tolist() == ["a", "b", "c", "d"]
+    assert table["line"].tolist() == [1, 2, 3, 4]
+
+
+def test_a_blank_line_between_results_is_a_line_without_fields():
+    table, findings = read("1 Q0 a 1 1 t 0 5\n \t \n1 Q0 b 2 1 t 0 5\n")
+    assert table is None
+    assert [(f.line, f.message) for f in findings] == [(2, "fields missing (inex_eval needs 8)")]
+
+
+def test_a_long_first_line_is_the_only_line_told():
+    # A first line of ten fields or more is told alone, as a later one is; the lines after it,
+    # of eight fields, are not said to miss any.
+    table, findings = read("1 Q0 a 1 1 t 0 5 x y\n1 Q0 a 2 1 t 5 5\n1 Q0 a 3 1 t 10 5\n")
+    assert table is None
+    assert [(f.line, f.message) for f in findings] == [(1, "too many fields (inex_eval needs 8)")]
+
+
+def test_every_line_of_nine_fields_is_told():
+    table, findings = read("1 Q0 a 1 1 t 0 5 x\n1 Q0 a 2 1 t 5 5\n1 Q0 a 3 1 t 10 5 y\n")
+    assert table is None
+    assert [f.line for f in findings] == [1, 3]
+
+
+def test_plain_and_careful_number_readings_agree():
+    # Every rank a plain number: Arrow's cast; one that is not: pandas' reading, NaN if none.
+    table, _ = read("1 Q0 a 1 0.25 t 0 5\n1 Q0 a 2.5e1 -1e-3 t 5 5\n")
+    assert table["rank"].tolist() == [1.0, 25.0]
+    assert table["score"].tolist() == [0.25, -0.001]
+    table, _ = read("1 Q0 a one 0.25 t 0 5\n1 Q0 a 2 1 t 5 5\n")
+    assert table["rank"].isna().tolist() == [True, False]
+    assert table["order"].tolist() == [1, 2]

@@ -8,7 +8,7 @@ import pytest
 
 from builder.formats.inex.fol_run import read_fol_run
 from builder.formats.inex.qrels import parse_inex_qrels
-from builder.measures.inex.ranking import highlight_index, rank_passages
+from builder.measures.inex.ranking import article_keys, highlight_index, rank_passages
 from builder.measures.inex.thorough.hixeval import hixeval_table, seen_rsize
 
 # article a: [0,10) and [20,30) highlighted, Trel = 20
@@ -60,3 +60,14 @@ def test_not_seen_in_another_article():
     qrels = parse_inex_qrels(QRELS + "1 Q0 b 5 9 0 0:5\n")
     ranked = rank_passages(table, qrels)
     assert seen_rsize(ranked, highlight_index(qrels)).tolist() == [0, 0]
+
+
+def test_article_keys_number_each_group_epoch_and_file_at_its_first_line():
+    import numpy as np
+
+    group = np.array([0, 0, 1, 0, 0, 1])
+    epoch = np.array([1, 1, 1, 2, 1, 1])
+    file = np.array([5, 7, 5, 5, 5, 5])
+    # (0,1,5) (0,1,7) (1,1,5) (0,2,5) (0,1,5) again (1,1,5) again
+    assert article_keys(group, epoch, file).tolist() == [0, 1, 2, 3, 0, 2]
+    assert article_keys(group[:0], epoch[:0], file[:0]).tolist() == []

@@ -73,7 +73,9 @@ class PassageRunReader:
     def _read(self, path: Path, label: str) -> tuple[pd.DataFrame | None, list[Finding]]:
         if is_fol_run(path):
             table, findings = read_fol_run(path, label=label)
-            return (None if table is None else table.assign(path="")), findings
+            if table is not None:
+                table["path"] = ""  # the reader's own new table: set in place, not copied
+            return table, findings
         if self.corpus is None:
             return None, [Finding(label, None, "error", FindingCode.CORPUS,
                                   "an element run (XML paths): its XML corpus is needed to "
@@ -99,9 +101,9 @@ def element_kinds(runs: pd.DataFrame) -> pd.DataFrame:
     """What element runs return: per run and element name (the last step of the path, as
     ``p`` or ``section``), the number of results and the most returned path of that kind with
     positions left out (``/article/body/section/p``). Empty without element results."""
-    if "path" not in runs.columns:
+    elements = runs.loc[runs["path"] != "", ["run", "path"]] if "path" in runs.columns else ()
+    if not len(elements):  # FOL runs only: no grouping of nothing
         return pd.DataFrame(columns=["run", "element", "results", "example"])
-    elements = runs.loc[runs["path"] != "", ["run", "path"]]
     shape = elements["path"].str.replace(r"\[\d+\]", "", regex=True)
     table = pd.DataFrame({"run": elements["run"].astype(str).to_numpy(),
                           "element": shape.str.rsplit("/", n=1).str[-1].to_numpy(),

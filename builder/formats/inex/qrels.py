@@ -104,17 +104,24 @@ def parse_inex_qrels(text: str, label: str = "<qrels>") -> InexQrels:
             "bep": _integers(fields.column(kept, 5, str(NO_BEP)), lines_kept, label, "BEP"),
         }
     )
-    duplicated = articles.duplicated(["topic", "file"]).to_numpy()
+    # Topics and files coded in sorted order: sorting and grouping by the codes is sorting
+    # and grouping by the texts, on integers.
+    topic_code, _ = pd.factorize(articles["topic"], sort=True)
+    file_code, files = pd.factorize(articles["file"], sort=True)
+    duplicated = pd.Series(topic_code * np.int64(len(files)) + file_code).duplicated().to_numpy()
     if duplicated.any():
         raise QrelsError.at(label, int(lines_kept[duplicated][0]), FindingCode.DUPLICATE,
                             "article judged twice for its topic")
 
-    passages = _passages(fields, kept, lines_kept, articles, label)
-    findings = _findings(articles, passages, label)
-    articles = articles.sort_values(["topic", "file"], kind="stable", ignore_index=True)
-    relevant = passages.merge(articles.loc[articles["rel_chars"] > 0, ["topic", "file"]])
-    relevant = relevant.sort_values(PASSAGE_COLUMNS, kind="stable", ignore_index=True)
-    return InexQrels(articles, relevant[PASSAGE_COLUMNS], findings)
+    passages, owner = _passages(fields, kept, lines_kept, articles, label)
+    findings = _findings(articles, passages, owner, label)
+    articles_order = np.lexsort((file_code, topic_code))
+    relevant = np.flatnonzero(articles["rel_chars"].to_numpy()[owner] > 0)
+    relevant = relevant[np.lexsort((passages["length"].to_numpy()[relevant],
+                                    passages["offset"].to_numpy()[relevant],
+                                    file_code[owner[relevant]], topic_code[owner[relevant]]))]
+    return InexQrels(articles.iloc[articles_order].reset_index(drop=True),
+                     passages.iloc[relevant][PASSAGE_COLUMNS].reset_index(drop=True), findings)
 
 
 @dataclass(frozen=True)
@@ -155,7 +162,9 @@ class _Fields:
 def _passages(
     fields: _Fields, kept: np.ndarray, line_numbers: np.ndarray, articles: pd.DataFrame,
     label: str,
-) -> pd.DataFrame:
+) -> tuple[pd.DataFrame, np.ndarray]:
+    """The highlighted passages (``off:len`` fields from the seventh on), and the row of
+    ``articles`` each belongs to."""
     items, owner = fields.after(kept, 6)
     pairs = pc.split_pattern(items, ":", max_splits=1)
     halves = _Fields(pairs.flatten(), pairs.offsets.to_numpy()[:-1].astype(np.int64),
@@ -176,7 +185,7 @@ def _passages(
             "line": item_lines,
             "doc_chars": articles["doc_chars"].to_numpy()[owner],
         }
-    )
+    ), owner
 
 
 def _integers(cells: pa.Array, line_numbers: np.ndarray, label: str, what: str) -> np.ndarray:
@@ -191,15 +200,18 @@ def _integers(cells: pa.Array, line_numbers: np.ndarray, label: str, what: str) 
     return values
 
 
-def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> list[Finding]:
+def _findings(articles: pd.DataFrame, passages: pd.DataFrame, owner: np.ndarray, label: str
+              ) -> list[Finding]:
+    """Warnings on passages that overlap, lie outside their article, or whose lengths do not
+    add up to their article's ``rel_chars``; ``owner``: each passage's row of ``articles``
+    (one row per (topic, file): grouping by it is grouping by the pair)."""
     findings: list[Finding] = []
-    ordered = passages.sort_values(PASSAGE_COLUMNS, kind="stable")
-    end = (ordered["offset"] + ordered["length"]).to_numpy()
-    same = (ordered["topic"].to_numpy()[1:] == ordered["topic"].to_numpy()[:-1]) & (
-        ordered["file"].to_numpy()[1:] == ordered["file"].to_numpy()[:-1]
-    )
-    running_end = pd.Series(end).groupby([ordered["topic"].to_numpy(), ordered["file"].to_numpy()]).cummax()
-    overlapping = same & (ordered["offset"].to_numpy()[1:] < running_end.to_numpy()[:-1])
+    offset, length = passages["offset"].to_numpy(), passages["length"].to_numpy()
+    ordered = np.lexsort((length, offset, owner))
+    article, start, end = owner[ordered], offset[ordered], (offset + length)[ordered]
+    same = article[1:] == article[:-1]
+    running_end = pd.Series(end).groupby(article).cummax().to_numpy()
+    overlapping = same & (start[1:] < running_end[:-1])
     if overlapping.any():
         findings.append(
             Finding(
@@ -212,10 +224,9 @@ def _findings(articles: pd.DataFrame, passages: pd.DataFrame, label: str) -> lis
             )
         )
     findings += _outside_article(passages, label)
-    highlighted = passages.groupby(["topic", "file"], sort=False)["length"].sum()
-    declared = articles.set_index(["topic", "file"])["rel_chars"]
-    compared = pd.concat([declared, highlighted.rename("highlighted")], axis=1).fillna(0)
-    disagree = compared[(compared["rel_chars"] > 0) & (compared["rel_chars"] != compared["highlighted"])]
+    highlighted = np.bincount(owner, weights=length, minlength=len(articles))
+    declared = articles["rel_chars"].to_numpy()
+    disagree = np.flatnonzero((declared > 0) & (declared != highlighted))
     if len(disagree):
         findings.append(
             Finding(

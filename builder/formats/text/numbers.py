@@ -106,6 +106,15 @@ def whole_numbers(texts: pd.Series | pa.Array) -> tuple[np.ndarray, np.ndarray, 
     """
     cells = pc.fill_null(_arrow_strings(texts), "")
     whole = pc.match_substring_regex(cells, f"^{WHOLE_NUMBER}$").to_numpy(zero_copy_only=False)
+    if whole.all():  # the usual column: one cast, when it reads every text (no "+", no overflow)
+        try:
+            values = pc.cast(cells, pa.int64()).to_numpy().astype(np.int64, copy=True)
+        except pa.ArrowInvalid:
+            pass
+        else:
+            huge = np.abs(values) > LARGEST_WHOLE
+            values[huge] = 0
+            return values, ~whole, huge
     digits = pc.utf8_length(pc.utf8_ltrim(pc.utf8_ltrim(cells, "+-"), "0")).to_numpy()
     huge = whole & (digits > _WHOLE_DIGITS)
     readable = pa.array(whole & ~huge)

@@ -132,11 +132,19 @@ def rank_passages(runs: pd.DataFrame, qrels: InexQrels) -> RankedPassages:
                           total_relevant, passage_counts(qrels, topic_index))
 
 
+def article_keys(group: np.ndarray, epoch: np.ndarray, file_code: np.ndarray) -> np.ndarray:
+    """(group, epoch, file) numbered in order of first appearance, as factorizing the triples
+    would, from two factorizations of integer pairs (no Python tuple per line; each pair's
+    product stays below the square of the number of lines)."""
+    pair = pd.factorize(group.astype(np.int64) * (np.int64(epoch.max(initial=0)) + 1) + epoch)[0]
+    files = np.int64(file_code.max(initial=0)) + 1
+    return pd.factorize(pair.astype(np.int64) * files + file_code)[0]
+
+
 def passage_counts(qrels: InexQrels, topic_index: pd.Index) -> np.ndarray:
-    """Highlighted passages of the articles with relevant text, per topic of ``topic_index``."""
-    relevant = qrels.articles.loc[qrels.articles["rel_chars"] > 0, ["topic", "file"]]
-    passages = qrels.passages.merge(relevant, on=["topic", "file"])
-    codes = topic_index.get_indexer(passages["topic"])
+    """Highlighted passages of the articles with relevant text, per topic of ``topic_index``
+    (``qrels.passages`` holds those only: ``InexQrels``)."""
+    codes = topic_index.get_indexer(qrels.passages["topic"])
     return np.bincount(codes[codes >= 0], minlength=len(topic_index)).astype(np.int64)
 
 

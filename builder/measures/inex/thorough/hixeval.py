@@ -39,7 +39,7 @@ import pandas as pd
 
 from builder.measures.bibliography import cite
 from builder.measures.inex.overlap import HighlightIndex, first_overlaps
-from builder.measures.inex.ranking import RankedPassages
+from builder.measures.inex.ranking import RankedPassages, article_keys
 from builder.measures.registry import Measure, register
 from builder.measures.running_sums import segment_cumsum
 
@@ -90,9 +90,7 @@ def seen_before(ranked: RankedPassages, highlights: HighlightIndex) -> tuple[np.
     n = len(lines["start"])
     seen, seen_highlighted = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
     known = lines["relevant"] & (lines["start"] >= 0)
-    article_key = pd.factorize(
-        pd.MultiIndex.from_arrays([lines["group"], lines["epoch"], lines["file_code"]])
-    )[0]
+    article_key = article_keys(lines["group"], lines["epoch"], lines["file_code"])
     later, _ = first_overlaps(np.where(known, article_key, -1), lines["start"], lines["end"])
     later = later[known[later]]
     involved = np.isin(article_key, np.unique(article_key[later])) & known

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from builder.formats.inex.qrels import InexQrels
-from builder.measures.inex.ranking import RankedPassages, highlight_index
+from builder.measures.inex.ranking import RankedPassages, article_keys, highlight_index
 
 if TYPE_CHECKING:  # an annotation only: the XML corpus (lxml, processes) is not imported with
     # the measures, which every command imports
@@ -47,8 +47,7 @@ def element_seen_rsize(ranked: RankedPassages) -> np.ndarray:
     known = np.flatnonzero((lines["article"] >= 0) & (start >= 0))
     if not len(known):
         return np.zeros(n, dtype=np.int64)
-    key = pd.factorize(pd.MultiIndex.from_arrays(
-        [lines["group"][known], lines["epoch"][known], lines["file_code"][known]]))[0]
+    key = article_keys(lines["group"][known], lines["epoch"][known], lines["file_code"][known])
     order = np.argsort(key, kind="stable")  # rows stay in rank order inside a block
     rows, key = known[order], key[order]
     block_start = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]))
