@@ -5,7 +5,8 @@ tests; the CPU time a test costs does not. ``python -m pytest -p tests.cpu_times
 --cpu-times=FILE`` writes one line per test and phase (setup, call, teardown): the wall time
 and the CPU time (user + system) of the test process *and every process under it* (the
 ``appendix`` subprocesses, java, trec_eval, chromium and playwright's driver), so that a test
-that makes chromium draw a page, or runs the CLI in a subprocess, is charged for it. A session
+that makes chromium draw a page, or runs the CLI in a subprocess, is charged for it; then the
+xdist worker and the moment the phase ended. A session
 fixture's cost falls on the setup of the first test that takes it. Under pytest-xdist every
 worker appends its own lines to ``FILE`` (one ``write`` per line, so lines never interleave).
 
@@ -86,7 +87,8 @@ def _timed(phase: str):
         wall, cpu = time.perf_counter(), CLOCK()
         yield
         line = (f"{item.nodeid}\t{phase}\t{time.perf_counter() - wall:.3f}\t"
-                f"{CLOCK() - cpu:.3f}\t{os.environ.get('PYTEST_XDIST_WORKER', '-')}\n")
+                f"{CLOCK() - cpu:.3f}\t{os.environ.get('PYTEST_XDIST_WORKER', '-')}\t"
+                f"{time.time():.3f}\n")
         fd = os.open(out, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             os.write(fd, line.encode())
@@ -105,12 +107,29 @@ def directory(nodeid: str) -> str:
     return str(Path(nodeid.split("::", 1)[0]).parent)
 
 
+def worker_ends(lines: list[str]) -> list[str]:
+    """Per xdist worker: its tests' wall time, when its last test ended and how long it then
+    waited for the other workers to end (a run that ends with one long test alone shows it)."""
+    ends: dict[str, float] = {}
+    busy: dict[str, float] = defaultdict(float)
+    for line in lines:
+        fields = line.rstrip("\n").split("\t")
+        busy[fields[4]] += float(fields[2])
+        if len(fields) > 5:
+            ends[fields[4]] = max(ends.get(fields[4], 0.0), float(fields[5]))
+    if not ends:
+        return []
+    last = max(ends.values())
+    return [f"worker {worker}: tests {busy[worker]:.1f} s wall, ended {last - end:.1f} s "
+            "before the last worker" for worker, end in sorted(ends.items())]
+
+
 def summarise(lines: list[str], top: int) -> str:
     """The table per directory (tests, CPU s, wall s, share of CPU) and the ``top`` dearest
     tests (all phases together)."""
     per_test: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
     for line in lines:
-        nodeid, _phase, wall, cpu, _worker = line.rstrip("\n").split("\t")
+        nodeid, _phase, wall, cpu = line.rstrip("\n").split("\t")[:4]
         per_test[nodeid][0] += float(wall)
         per_test[nodeid][1] += float(cpu)
     per_dir: dict[str, list[float]] = defaultdict(lambda: [0, 0.0, 0.0])
@@ -125,8 +144,8 @@ def summarise(lines: list[str], top: int) -> str:
         out.append(f"{name:<16}{count:>7}{cpu:>10.1f}{wall:>10.1f}{100 * cpu / total_cpu:>7.1f}")
     out.append(f"{'all':<16}{sum(r[0] for r in per_dir.values()):>7}{total_cpu:>10.1f}"
                f"{sum(r[2] for r in per_dir.values()):>10.1f}")
-    out.append("")
-    out.append(f"{'CPU s':>8}{'wall s':>8}  test")
+    ends = worker_ends(lines)
+    out += ["", *ends, *([""] if ends else []), f"{'CPU s':>8}{'wall s':>8}  test"]
     for nodeid, (wall, cpu) in sorted(per_test.items(), key=lambda kv: -kv[1][1])[:top]:
         out.append(f"{cpu:>8.1f}{wall:>8.1f}  {nodeid}")
     return "\n".join(out)

@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 
 from tests.made_once import made_once
-from tests.site.browser import (ROOT, PageVisit, launch_chromium, missing, open_page,
-                                tab_context)
+from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_page, tab_context
 
 DEMO_CONFIG = ROOT / "site_config.yml"
 COVID_CONFIG = ROOT / "examples" / "trec_covid_round1.yml"
