@@ -117,6 +117,7 @@ def test_a_damaged_entry_is_evaluated_again(first_build, tmp_path):
     assert len(RUNS) == len(list((cache_folder(out) / "adhoc").glob("*.pickle")))
 
 
+@pytest.mark.slow
 def test_every_kind_of_the_demo_is_the_same_run_by_run(stamped_demo_site, tmp_path):
     """The demo's ad hoc, INEX passage, in-context and element tasks, each run evaluated alone
     and put back together, then taken from the cache: the golden build's site each time."""
