@@ -1,16 +1,18 @@
 """Fixtures of the site tests: the demo site built once for the whole run, the demo campaign's
-analyses (the render stage's input) once per worker, one shared browser per worker."""
+analyses (the render stage's input) once per worker, one shared browser per worker and one
+browser context whose tabs the tests open (`visit`)."""
 
 from __future__ import annotations
 
 import importlib.util
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.made_once import made_once
-from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_page
+from tests.site.browser import ROOT, PageVisit, launch_chromium, missing, open_page, tab_context
 
 DEMO_CONFIG = ROOT / "site_config.yml"
 COVID_CONFIG = ROOT / "examples" / "trec_covid_round1.yml"
@@ -75,18 +77,28 @@ def covid_site(shared_data: Path, tmp_path_factory: pytest.TempPathFactory) -> P
     return made_once(tmp_path_factory, "covid-site", site_of(COVID_CONFIG)) / "site"
 
 
+@pytest.fixture(scope="session")
+def tabs(browser: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The browser context in which ``visit`` opens its tabs, one per worker
+    (``tests.site.browser.tab_context``): its renderer process lives as long as the worker, so
+    plotly.js is compiled once per site rather than once per page."""
+    context = tab_context(browser, tmp_path_factory.mktemp("tabs") / "keeper.html")
+    yield context
+    context.close()
+
+
 @pytest.fixture
-def visit(browser: object) -> Iterator[Callable[..., PageVisit]]:
-    """Open a page of a site in a fresh tab (``fragment``: the URL's ``#...``; ``viewport``:
-    width and height), recording what it does."""
+def visit(tabs: Any) -> Iterator[Callable[..., PageVisit]]:
+    """Open a page of a site in a new tab (``fragment``: the URL's ``#...``; ``viewport``:
+    width and height), recording what it does; the test's tabs are closed after it."""
     visits: list[PageVisit] = []
 
     def visit_page(path: Path, fragment: str = "",
                    viewport: tuple[int, int] | None = None) -> PageVisit:
-        seen = open_page(browser, path.as_uri() + fragment, viewport)
+        seen = open_page(tabs, path.as_uri() + fragment, viewport)
         visits.append(seen)
         return seen
 
     yield visit_page
     for seen in visits:
-        seen.page.context.close()
+        seen.page.close()

@@ -43,6 +43,7 @@ def test_the_leaderboards_rank_run_and_official_measure_are_in_view(
     assert not _scrolls_sideways(page)
 
 
+@pytest.mark.slow
 def test_no_page_scrolls_sideways(demo_site: Path, covid_site: Path, visit: Any) -> None:
     """Every kind of page of the demo (``page_samples``) on a phone, and TREC-COVID's largest
     pages at every width."""

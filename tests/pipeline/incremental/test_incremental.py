@@ -4,6 +4,7 @@ changed: a run added, changed or removed, the metadata, the qrels, the options."
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
@@ -51,13 +52,28 @@ EVALUATED = {"run added": 1, "run changed": 1, "run removed": 0, "metadata chang
 """How many runs the rebuild evaluates: only those whose evaluation can have changed."""
 
 
+@pytest.fixture(scope="module")
+def first_build(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The small campaign (``campaign/``) and its first incremental build (``site/`` and the
+    cache beside it), made once for the module: each test takes a copy (``built``)."""
+    folder = tmp_path_factory.mktemp("first-build")
+    config = write_campaign(folder / "campaign")
+    assert appendix("build", "--config", str(config), "--out", str(folder / "site"),
+                    "--incremental", "--quiet") == 0
+    return folder
+
+
+def built(first_build: Path, folder: Path) -> tuple[Path, Path]:
+    """A copy of ``first_build`` in ``folder``: the config's path and the site's; the cache
+    holds evaluations keyed by content, so the copy's next build takes them as they are."""
+    shutil.copytree(first_build, folder, dirs_exist_ok=True)
+    return folder / "campaign" / "site_config.yml", folder / "site"
+
+
 @pytest.mark.parametrize("change", list(CHANGES))
-def test_a_rebuild_is_byte_identical_to_a_clean_build(tmp_path, capsys, change):
-    campaign = tmp_path / "campaign"
-    config = write_campaign(campaign)
-    out = tmp_path / "site"
-    assert appendix("build", "--config", str(config), "--out", str(out), "--incremental",
-                    "--quiet") == 0
+def test_a_rebuild_is_byte_identical_to_a_clean_build(first_build, tmp_path, capsys, change):
+    config, out = built(first_build, tmp_path)
+    campaign = config.parent
     CHANGES[change](campaign)
     capsys.readouterr()
     assert appendix("build", "--config", str(config), "--out", str(out), "--incremental") == 0
@@ -72,12 +88,11 @@ def test_a_rebuild_is_byte_identical_to_a_clean_build(tmp_path, capsys, change):
     assert len(list((cache_folder(out) / "adhoc").glob("*.pickle"))) == runs
 
 
-def test_the_cache_is_dropped_entry_by_entry_and_never_touches_what_is_not_its_own(tmp_path):
-    campaign = tmp_path / "campaign"
-    config = write_campaign(campaign)
-    out = tmp_path / "site"
+def test_the_cache_is_dropped_entry_by_entry_and_never_touches_what_is_not_its_own(
+        first_build, tmp_path):
+    config, out = built(first_build, tmp_path)
+    campaign = config.parent
     build = ["build", "--config", str(config), "--out", str(out), "--incremental", "--quiet"]
-    assert appendix(*build) == 0
     cache = cache_folder(out)
     assert (cache / "CACHEDIR.TAG").read_text().startswith(
         "Signature: 8a477f597d28d172789f06886806bc55")
@@ -90,12 +105,10 @@ def test_the_cache_is_dropped_entry_by_entry_and_never_touches_what_is_not_its_o
     assert sorted(p.name for p in (cache / "adhoc").iterdir()) == ["notes.txt"]
 
 
-def test_a_damaged_entry_is_evaluated_again(tmp_path):
-    campaign = tmp_path / "campaign"
-    config = write_campaign(campaign)
-    out, clean = tmp_path / "site", tmp_path / "clean"
+def test_a_damaged_entry_is_evaluated_again(first_build, tmp_path):
+    config, out = built(first_build, tmp_path)
+    clean = tmp_path / "clean"
     build = ["build", "--config", str(config), "--out", str(out), "--incremental", "--quiet"]
-    assert appendix(*build) == 0
     for entry in (cache_folder(out) / "adhoc").glob("*.pickle"):
         entry.write_bytes(b"\x80\x05broken")
     assert appendix(*build) == 0
@@ -104,6 +117,7 @@ def test_a_damaged_entry_is_evaluated_again(tmp_path):
     assert len(RUNS) == len(list((cache_folder(out) / "adhoc").glob("*.pickle")))
 
 
+@pytest.mark.slow
 def test_every_kind_of_the_demo_is_the_same_run_by_run(stamped_demo_site, tmp_path):
     """The demo's ad hoc, INEX passage, in-context and element tasks, each run evaluated alone
     and put back together, then taken from the cache: the golden build's site each time."""
