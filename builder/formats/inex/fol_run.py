@@ -132,13 +132,8 @@ def split_fields(data: bytes) -> tuple[pa.Array, np.ndarray]:
 
 
 def _field_count_findings(label: str, lines: np.ndarray, counts: np.ndarray) -> list[Finding]:
-    """Lines without eight fields. A line of ten or more is told alone (the first), as the
-    parser this reader replaces stopped there; otherwise every line of nine fields, then every
-    line of fewer than eight."""
-    beyond = np.flatnonzero(counts > len(FIELDS) + 1)
-    if len(beyond):
-        return [Finding(label, int(lines[beyond[0]]), "error", FindingCode.SYNTAX,
-                        "too many fields (inex_eval needs 8)")]
+    """Lines without eight fields: every line of more (however many), then every line of fewer.
+    (pandas' parser, which this reader replaces, stopped at the first line of ten or more.)"""
     return (_line_findings(label, lines[counts > len(FIELDS)], FindingCode.SYNTAX,
                            "too many fields (inex_eval needs 8)")
             + _line_findings(label, lines[counts < len(FIELDS)], FindingCode.SYNTAX,
