@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
 from builder.site.runs.metadata import metadata_paths
+from builder.site.runs.paper_figures import load_matplotlib
 from builder.site.runs.volume import volume_pages, write_sheets
 from builder.site.web import write_web_files
 from builder.version import __version__
@@ -99,6 +99,12 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
                         metadata_paths=metadata_paths(a, files[a.spec.id], site))
                 for a in analyses]
     build = SiteBuild(site, analyses, out)
+    # What both render processes use, loaded once before the worker is forked: every
+    # template compiled, and matplotlib for the appendix's sheets
+    for name in env.list_templates(filter_func=_is_page_template):
+        env.get_template(name)
+    if any(analysis.runs for analysis in analyses):
+        load_matplotlib()
     count = run_jobs(_jobs(build, files, inputs, env, context, when), processes)
     # each task's printable appendix, from the sheets its run pages' jobs drew
     count += render_pages(env, [page for analysis in analyses
@@ -111,6 +117,10 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     write_web_files(out, analyses, site.config.site_url, when)  # lists the pages written
     write_checksums(out)  # last: every other file is written
     return count
+
+
+def _is_page_template(name: str) -> bool:
+    return name.endswith(".html") and not name.startswith("assets/")
 
 
 def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path, dict[str, Any]],

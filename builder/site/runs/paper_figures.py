@@ -58,6 +58,14 @@ _frames: OrderedDict[str, Any] = OrderedDict()
 own (a forked render worker its copy)."""
 
 
+def load_matplotlib() -> None:
+    """Import what ``svg`` draws with (0.3 s of CPU): called before the render worker is
+    forked (``builder.site.writer``), so that both render processes have it for that price
+    once rather than each importing it at its first sheet."""
+    import matplotlib.backends.backend_svg
+    import matplotlib.figure  # noqa: F401 (imported for its cost, before the fork)
+
+
 def svg(figure: Figure, prefix: str) -> str:
     """``figure`` (plotly's ``data`` and ``layout``, ``layout.width`` and ``height`` in px) as
     an inline ``<svg>`` element whose every id starts with ``prefix``, unique in a document
