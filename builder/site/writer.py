@@ -10,11 +10,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
-from functools import partial
 from pathlib import Path
 from typing import Any
 
 from builder.config.schema import SiteSpec
+from builder.contract import page_tables
 from builder.pipeline.analysis import TaskAnalysis
 from builder.site.assets import copy_assets
 from builder.site.manifest import input_records, manifest, write_checksums, write_manifest
@@ -33,7 +33,8 @@ from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
 from builder.site.runs import run_pages
 from builder.site.runs.metadata import metadata_paths
-from builder.site.runs.volume import volume_pages
+from builder.site.runs.paper_figures import load_matplotlib
+from builder.site.runs.volume import volume_pages, write_sheets
 from builder.site.web import write_web_files
 from builder.version import __version__
 
@@ -99,7 +100,21 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
                         metadata_paths=metadata_paths(a, files[a.spec.id], site))
                 for a in analyses]
     build = SiteBuild(site, analyses, out)
+    # What both render processes use, made once before the worker is forked: the tables of
+    # each evaluation the pages read (made on first access, ``LazyTables``: else made again by
+    # the worker's first chunk of run pages, 0.25 s for TREC-COVID round 1), every template
+    # compiled, and matplotlib for the appendix's sheets
+    for analysis in analyses:
+        for name in page_tables(analysis.extras):
+            analysis.extras[name]
+    for name in env.list_templates(filter_func=_is_page_template):
+        env.get_template(name)
+    if any(analysis.runs for analysis in analyses):
+        load_matplotlib()
     count = run_jobs(_jobs(build, files, inputs, env, context, when), processes)
+    # each task's printable appendix, from the sheets its run pages' jobs drew
+    count += render_pages(env, [page for analysis in analyses
+                                for page in volume_pages(analysis, out)], out, context)
     listed = replace(build, downloads={task: listing(written, out)
                                        for task, written in files.items()})
     listing_pages = [page for builder in PAGES if builder.lists_downloads
@@ -110,15 +125,19 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     return count
 
 
+def _is_page_template(name: str) -> bool:
+    return name.endswith(".html") and not name.startswith("assets/")
+
+
 def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path, dict[str, Any]],
           env, context: dict[str, Any], when: datetime) -> list[list[Job]]:
     """Every file but the pages that list the downloads (with their sizes), each job writing
-    its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks
-    (what a task's run pages share, such as the ad hoc curves, is a lazy table of its
-    evaluation, made once per process by its first chunk there); then the other pages
-    (``builder.site.pages.PAGES``), each task's printable appendix (its run pages' sheets,
-    ``builder.site.runs.volume``), the downloads, the assets and the manifest, the costliest
-    first."""
+    its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks,
+    each with its runs' sheets of the task's printable appendix (``builder.site.runs.volume``,
+    bound into one page once both queues are done; what a task's run pages share, such as
+    the ad hoc curves, is a lazy table of its evaluation, made once per process by its first
+    chunk there); then the other pages (``builder.site.pages.PAGES``), the downloads, the
+    assets and the manifest, the costliest first."""
     site, out = build.spec, build.out
 
     def assets_and_manifest() -> int:
@@ -138,14 +157,20 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path,
             return 0
         return write
 
+    def run_pages_and_sheets(analysis: SiteTask, chunk: range) -> Job:
+        def write() -> int:
+            made = run_pages(analysis, chunk)
+            write_sheets(env, analysis, made, chunk.start, out, context)
+            return render_pages(env, made, out, context)
+        return write
+
     run_page_jobs = []
     for analysis in build.tasks:
         for start in range(0, len(analysis.runs), RUN_PAGES_PER_JOB):
             chunk = range(start, min(start + RUN_PAGES_PER_JOB, len(analysis.runs)))
-            run_page_jobs.append(pages(partial(run_pages, analysis, chunk)))
+            run_page_jobs.append(run_pages_and_sheets(analysis, chunk))
     other_jobs = [(file.cost, download(file)) for written in files.values() for file in written]
     other_jobs.append((Cost.MEDIUM, assets_and_manifest))
-    other_jobs += [(Cost.HEAVY, pages(partial(volume_pages, analysis))) for analysis in build.tasks]
     other_jobs += [(builder.cost, pages(make)) for builder in PAGES
                    if not builder.lists_downloads for make in builder.calls(build)]
     # The costliest first (in the order listed among equals), so that the last jobs, which

@@ -8,9 +8,9 @@ drawn in the browser, the document took more than 30 s to open on a loaded machi
 printout was only as complete as the drawing when printing began. As SVG written at build
 time, the document opens at once, prints with no script, and keeps its figures in an archive
 that never runs JavaScript. matplotlib rather than SVG written by hand: axes, ticks, legends
-and the escaping of names as text are its work. The cost: 11 to 15 KB and about 20 ms of CPU
-a figure; for TREC-COVID round 1 (286 figures) the whole appendix takes 8.4 s of CPU, beside
-2.9 s for the models of its run pages (load average 1.2), in a build of 16 s.
+and the escaping of names as text are its work. The cost: 11 to 15 KB and 25 ms of CPU a
+figure on a new canvas, 12 ms on a kept one (``svg``), so 3.4 s of CPU for the 286 figures of
+TREC-COVID round 1, drawn by both render processes (``builder.site.runs.volume``).
 
 Only what the run pages' figures use is read: line and marker traces (``scatter``, dashed or
 dotted, stepped with ``shape: "hv"``) and bars with a colour per bar; axis titles, ranges,
@@ -21,7 +21,9 @@ no legend to click).
 from __future__ import annotations
 
 import io
+import json
 import re
+from collections import OrderedDict
 from typing import Any
 
 from builder.site.models import Figure
@@ -44,30 +46,54 @@ ROTATED_BOTTOM = 62
 """px below the axes when category names are written upwards."""
 
 
+STYLE = {"svg.fonttype": "none", "svg.hashsalt": "appendix", "text.parse_math": False,
+         "font.size": 8, "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
+         "axes.edgecolor": "#999999", "axes.linewidth": 0.6,
+         "xtick.color": "#222222", "ytick.color": "#222222"}
+"""matplotlib's settings for every figure (text as text, ids from a fixed salt)."""
+FRAMES_KEPT = 8
+"""Frames kept per process: a task has one or two kinds of figure on its sheets."""
+_frames: OrderedDict[str, Any] = OrderedDict()
+"""The canvases drawn last, by frame (``_frame_key``), the most recent last; each process its
+own (a forked render worker its copy)."""
+
+
+def load_matplotlib() -> None:
+    """Import what ``svg`` draws with (0.3 s of CPU): called before the render worker is
+    forked (``builder.site.writer``), so that both render processes have it for that price
+    once rather than each importing it at its first sheet."""
+    import matplotlib.backends.backend_svg
+    import matplotlib.figure  # noqa: F401 (imported for its cost, before the fork)
+
+
 def svg(figure: Figure, prefix: str) -> str:
     """``figure`` (plotly's ``data`` and ``layout``, ``layout.width`` and ``height`` in px) as
     an inline ``<svg>`` element whose every id starts with ``prefix``, unique in a document
-    of many figures (matplotlib names its clip paths and groups alike in every file)."""
-    import matplotlib as mpl
-    from matplotlib.figure import Figure as Canvas
+    of many figures (matplotlib names its clip paths and groups alike in every file).
 
-    layout = figure.layout
-    style = {"svg.fonttype": "none", "svg.hashsalt": "appendix", "text.parse_math": False,
-             "font.size": 8, "font.family": "sans-serif", "font.sans-serif": ["DejaVu Sans"],
-             "axes.edgecolor": "#999999", "axes.linewidth": 0.6,
-             "xtick.color": "#222222", "ytick.color": "#222222"}
-    with mpl.rc_context(style):
-        width, height = layout["width"], layout["height"]
-        canvas = Canvas(figsize=(width / DPI, height / DPI), dpi=DPI)
-        axes = canvas.add_subplot()
-        categories = _draw(axes, figure.data, layout)
-        rotated, legend_rows = _axes(axes, layout, categories, width)
-        # fixed margins: matplotlib's layout engines measure every label, 60 ms a figure
-        bottom = ROTATED_BOTTOM if rotated else MARGINS["bottom"]
-        top = MARGINS["top"] + LEGEND_ROW * (legend_rows - 1)
-        canvas.subplots_adjust(left=MARGINS["left"] / width,
-                               right=1 - MARGINS["right"] / width,
-                               top=1 - top / height, bottom=bottom / height)
+    The frame (axes, ticks, titles, grid, legend) is the same for every run's figure of a
+    kind on a task's sheets, and making it was two thirds of a figure's 25 ms (matplotlib
+    makes each tick's lines and label anew for a new axes): a canvas is kept per frame and
+    each later figure of that frame only replaces the traces (``_frames``). The SVG is the
+    one a new canvas draws, byte for byte (``tests/site/test_paper_figures.py``)."""
+    import matplotlib as mpl
+
+    with mpl.rc_context(STYLE):
+        key = _frame_key(figure)
+        canvas = _frames.pop(key, None)
+        if canvas is None:
+            canvas = _new_canvas(figure)
+        else:
+            axes = canvas.axes[0]
+            for artist in [*axes.lines, *axes.patches]:
+                artist.remove()
+            axes.set_prop_cycle(None)  # a trace without a colour takes the first again
+            _draw(axes, figure.data, _categories(figure.data, figure.layout))
+            axes.relim()  # the limits the layout leaves free follow this figure's traces
+            axes.autoscale_view()
+        _frames[key] = canvas
+        while len(_frames) > FRAMES_KEPT:
+            _frames.popitem(last=False)
         out = io.StringIO()
         canvas.savefig(out, format="svg", metadata={"Date": None, "Creator": None})
     text = out.getvalue()
@@ -78,17 +104,49 @@ def svg(figure: Figure, prefix: str) -> str:
     return _ID.sub(lambda m: m.group(1) + prefix, text)
 
 
-def _draw(axes: Any, data: list[dict[str, Any]], layout: dict[str, Any]) -> list[str]:
-    """Draw the traces; return the x axis's categories (empty for a numeric axis)."""
-    category = layout.get("xaxis", {}).get("type") == "category"
-    categories: list[str] = []
+def _frame_key(figure: Figure) -> str:
+    """What a figure's frame is made of: its layout, its x axis's categories and what its
+    legend shows (every trace's kind, name and style, not its values)."""
+    drawn = [{k: v for k, v in trace.items() if k not in ("x", "y", "marker")}
+             for trace in figure.data if trace.get("visible") != "legendonly"]
+    return json.dumps([figure.layout, _categories(figure.data, figure.layout), drawn],
+                      sort_keys=True, default=str)
+
+
+def _new_canvas(figure: Figure) -> Any:
+    """A canvas drawing ``figure``: its traces, then its frame."""
+    from matplotlib.figure import Figure as Canvas
+
+    layout = figure.layout
+    width, height = layout["width"], layout["height"]
+    canvas = Canvas(figsize=(width / DPI, height / DPI), dpi=DPI)
+    axes = canvas.add_subplot()
+    categories = _categories(figure.data, layout)
+    _draw(axes, figure.data, categories)
+    rotated, legend_rows = _axes(axes, layout, categories, width)
+    # fixed margins: matplotlib's layout engines measure every label, 60 ms a figure
+    bottom = ROTATED_BOTTOM if rotated else MARGINS["bottom"]
+    top = MARGINS["top"] + LEGEND_ROW * (legend_rows - 1)
+    canvas.subplots_adjust(left=MARGINS["left"] / width, right=1 - MARGINS["right"] / width,
+                           top=1 - top / height, bottom=bottom / height)
+    return canvas
+
+
+def _categories(data: list[dict[str, Any]], layout: dict[str, Any]) -> list[str]:
+    """The x axis's categories in the order the traces name them (empty for a numeric axis)."""
+    if layout.get("xaxis", {}).get("type") != "category":
+        return []
+    return list(dict.fromkeys(str(v) for trace in data if trace.get("visible") != "legendonly"
+                              for v in trace["x"]))
+
+
+def _draw(axes: Any, data: list[dict[str, Any]], categories: list[str]) -> None:
+    """Draw the traces, on the x axis's ``categories`` when it has them."""
+    position = {c: k for k, c in enumerate(categories)}
     for trace in data:
         if trace.get("visible") == "legendonly":
             continue
-        x = [str(v) for v in trace["x"]] if category else trace["x"]
-        if category:
-            categories += [c for c in x if c not in categories]
-            x = [categories.index(c) for c in x]
+        x = [position[str(v)] for v in trace["x"]] if categories else trace["x"]
         y = [float("nan") if v is None else v for v in trace["y"]]
         if trace["type"] == "bar":
             _bars(axes, x, y, trace.get("marker", {}).get("color", "#1f4e9c"))
@@ -99,7 +157,6 @@ def _draw(axes: Any, data: list[dict[str, Any]], layout: dict[str, Any]) -> list
                   drawstyle="steps-post" if line.get("shape") == "hv" else "default",
                   marker="o" if "markers" in trace.get("mode", "") else None, markersize=2.5,
                   label=trace.get("name"))
-    return categories
 
 
 def _bars(axes: Any, x: list[float], y: list[float], colours: str | list[str]) -> None:

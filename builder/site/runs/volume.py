@@ -18,6 +18,12 @@ Every id of a sheet (tables, their captions, figures, their data, headings) star
 ``s<position>-``, the run's position on the leaderboard, so that ids are unique across the
 document whatever the run names; a sheet is ``#sheet-<run slug>``, linked from the run page.
 
+The sheets are drawn from the run pages' own models by the jobs that write the run pages, a
+chunk of runs at a time in either render process (``write_sheets``), and bound into the
+document once every chunk is drawn (``volume_pages``): drawn in one job from models made a
+second time, the appendix of TREC-COVID round 1 was one job of 9 to 11 s of CPU (2.9 s of them
+the models), which the other render process could not share.
+
 The figures are the run pages' figures drawn as static SVG at build time
 (``builder.site.runs.paper_figures``, which says why), each at the fixed width its share of
 the sheet's row has on A4, on screen as on paper, so that printing resizes nothing and no
@@ -26,15 +32,17 @@ figure can spill over the page's edge.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from markupsafe import Markup
 
 from builder.site.models import Figure, Page
 from builder.site.paths import SiteTask, appendix_page, sheet_anchor
-from builder.site.runs import page_model
 from builder.site.runs.paper_figures import svg
 from builder.site.tables import Table
 
@@ -83,21 +91,51 @@ SHEETS: dict[str, Sheet] = {
 generic one."""
 
 
-def volume_pages(analysis: SiteTask) -> list[Page]:
+SHEETS_FOLDER = ".appendix-sheets"
+"""The staging folder's scratch folder of drawn sheets, one file per chunk of runs, read back
+and removed when the appendix is written (``volume_pages``): never published."""
+
+
+def write_sheets(env: Any, analysis: SiteTask, run_page_models: Sequence[Page], start: int,
+                 out: Path, site: dict[str, Any]) -> None:
+    """Draw the sheets of the runs whose page models are ``run_page_models`` (the runs at
+    positions ``start``, ``start + 1``, ... of the leaderboard, counted from 0) into the
+    scratch folder. Called by the job that made those models for the run pages, so that a
+    run's model is made once, and the sheets' figures (most of the appendix's cost) are drawn
+    by both render processes, a chunk of runs each."""
+    if not run_page_models:
+        return
+    sheets = [_sheet(model, f"s{position}-",
+                     sheet_anchor(analysis.run_slugs[model.context["run"]]))
+              for position, model in enumerate(run_page_models, start + 1)]
+    html = env.get_template("appendix_sheets.html").render(
+        sheets=sheets, analysis=analysis, site=site, root=_appendix(analysis).root)
+    target = out / SHEETS_FOLDER / analysis.spec.id / f"{start:06d}.html"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(html, encoding="utf-8")
+
+
+def volume_pages(analysis: SiteTask, out: Path) -> list[Page]:
     """The task's appendix (``appendix_page``): one sheet per accepted run, in leaderboard
-    order; none for a task without runs."""
+    order, from the sheets ``write_sheets`` drew (then removed); none for a task without
+    runs."""
     if not analysis.runs:
         return []
-    task = analysis.spec.id
-    page = Page(appendix_page(task), "appendix.html", f"{analysis.spec.title}: appendix")
-    sheets = []
-    for position, run_page_model in enumerate(page_model(analysis.spec.kind.name)
-                                              .run_pages(analysis), 1):
-        sheet = _sheet(run_page_model, f"s{position}-",
-                       sheet_anchor(analysis.run_slugs[run_page_model.context["run"]]))
-        sheets.append(sheet)
-    page.context = {"analysis": analysis, "sheets": sheets, "wide": False}
+    folder = out / SHEETS_FOLDER / analysis.spec.id
+    parts = [Markup(part.read_text(encoding="utf-8")) for part in sorted(folder.iterdir())]
+    shutil.rmtree(folder)
+    with suppress(OSError):  # removed with the last task's sheets
+        (out / SHEETS_FOLDER).rmdir()
+    page = _appendix(analysis)
+    page.context = {"analysis": analysis, "wide": False, "sheet_parts": parts,
+                    "contents": [(run, sheet_anchor(analysis.run_slugs[run]))
+                                 for run in analysis.runs]}
     return [page]
+
+
+def _appendix(analysis: SiteTask) -> Page:
+    return Page(appendix_page(analysis.spec.id), "appendix.html",
+                f"{analysis.spec.title}: appendix")
 
 
 def _sheet(run: Page, prefix: str, anchor: str) -> dict[str, Any]:
