@@ -1,7 +1,7 @@
 """The render stage: every page, table CSV, download, asset and the manifest, into a staging
 folder beside the output, by independent jobs shared between two processes where possible
-(``builder.site.parallel``): 1.5 s in one process, 0.8 s in two, for the 143 runs of
-TREC-COVID round 1."""
+(``builder.site.parallel``). For the 143 runs of TREC-COVID round 1 and their printable
+appendix, about 7.9 s of CPU, 4.7 s of wall time in two processes (``docs/scale.md``)."""
 
 from __future__ import annotations
 

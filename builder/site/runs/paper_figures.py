@@ -13,7 +13,8 @@ figure on a new canvas, 12 ms on a kept one (``svg``), so 3.4 s of CPU for the 2
 TREC-COVID round 1, drawn by both render processes (``builder.site.runs.volume``).
 
 Only what the run pages' figures use is read: line and marker traces (``scatter``, dashed or
-dotted, stepped with ``shape: "hv"``) and bars with a colour per bar; axis titles, ranges,
+dotted, stepped with ``shape: "hv"``, marks alone with ``mode: "markers"``, plotly's
+``line-ew`` symbol as a short stroke) and bars with a colour per bar; axis titles, ranges,
 fixed ticks and category axes. A trace shown only from the legend is left out (paper has
 no legend to click).
 """
@@ -107,7 +108,9 @@ def svg(figure: Figure, prefix: str) -> str:
 def _frame_key(figure: Figure) -> str:
     """What a figure's frame is made of: its layout, its x axis's categories and what its
     legend shows (every trace's kind, name and style, not its values)."""
-    drawn = [{k: v for k, v in trace.items() if k not in ("x", "y", "marker")}
+    # a bar's colours are its values' (above or below the median); a mark's style is the legend's
+    drawn = [{k: v for k, v in trace.items()
+              if k not in ("x", "y") and not (k == "marker" and trace["type"] == "bar")}
              for trace in figure.data if trace.get("visible") != "legendonly"]
     return json.dumps([figure.layout, _categories(figure.data, figure.layout), drawn],
                       sort_keys=True, default=str)
@@ -149,19 +152,36 @@ def _draw(axes: Any, data: list[dict[str, Any]], categories: list[str]) -> None:
         x = [position[str(v)] for v in trace["x"]] if categories else trace["x"]
         y = [float("nan") if v is None else v for v in trace["y"]]
         if trace["type"] == "bar":
-            _bars(axes, x, y, trace.get("marker", {}).get("color", "#1f4e9c"))
+            _bars(axes, x, y, trace.get("marker", {}).get("color", "#1f4e9c"), trace.get("name"))
             continue
-        line = trace.get("line", {})
-        axes.plot(x, y, color=line.get("color"), linewidth=line.get("width", 1.5) * 0.75,
-                  linestyle=DASHES.get(line.get("dash"), "-"),
+        line, marker = trace.get("line", {}), trace.get("marker", {})
+        mode = trace.get("mode", "lines")
+        axes.plot(x, y, color=line.get("color", marker.get("color")),
+                  linewidth=line.get("width", 1.5) * 0.75,
+                  linestyle=DASHES.get(line.get("dash"), "-") if "lines" in mode else "none",
                   drawstyle="steps-post" if line.get("shape") == "hv" else "default",
-                  marker="o" if "markers" in trace.get("mode", "") else None, markersize=2.5,
-                  label=trace.get("name"))
+                  label=trace.get("name"), **_marks(mode, marker))
 
 
-def _bars(axes: Any, x: list[float], y: list[float], colours: str | list[str]) -> None:
+def _marks(mode: str, marker: dict[str, Any]) -> dict[str, Any]:
+    """matplotlib's marker arguments for a scatter trace's ``mode`` and ``marker``: plotly's
+    ``line-ew`` symbols (a short horizontal stroke, the worst and best marks of a topic) as
+    matplotlib's ``_`` in the stroke's colour and width; any other as a small dot."""
+    if "markers" not in mode:
+        return {"marker": None}
+    if str(marker.get("symbol", "")).startswith("line-ew"):
+        stroke = marker.get("line", {})
+        return {"marker": "_", "markersize": marker.get("size", 8) * 0.75,
+                "markeredgewidth": stroke.get("width", 1) * 0.75,
+                "markeredgecolor": stroke.get("color", marker.get("color"))}
+    return {"marker": "o", "markersize": 2.5}
+
+
+def _bars(axes: Any, x: list[float], y: list[float], colours: str | list[str],
+          name: str | None) -> None:
     """One bar per value, 0.8 wide, one path per colour (a path per bar, as ``axes.bar``
-    draws them, took 60 ms and 20 KB for the 30 topics of a figure)."""
+    draws them, took 60 ms and 20 KB for the 30 topics of a figure); the legend names the
+    trace once, with its first colour, as plotly's does."""
     import numpy as np
     from matplotlib.patches import PathPatch
     from matplotlib.path import Path
@@ -171,10 +191,11 @@ def _bars(axes: Any, x: list[float], y: list[float], colours: str | list[str]) -
     left, right = x - 0.4, x + 0.4
     corners = np.stack([np.c_[left, np.zeros_like(y)], np.c_[left, y], np.c_[right, y],
                         np.c_[right, np.zeros_like(y)]], axis=1)
-    for colour in dict.fromkeys(colours.tolist()):
+    for first, colour in enumerate(dict.fromkeys(colours.tolist())):
         polygons = corners[colours == colour]
         axes.add_patch(PathPatch(Path.make_compound_path_from_polys(polygons),
-                                 facecolor=colour, edgecolor="none"))
+                                 facecolor=colour, edgecolor="none",
+                                 label=name if first == 0 else None))
     axes.autoscale_view()
 
 
