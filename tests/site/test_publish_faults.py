@@ -127,6 +127,25 @@ sys.exit(main(sys.argv[1:]))
 """``appendix build`` whose render worker, once it is set to die with the build, says so on
 stderr and waits to be killed."""
 
+ANALYSE_WORKER_HELD = """
+import signal, sys
+from builder.cli import main
+from builder.pipeline import forked
+
+dies_with_parent = forked.die_with_parent
+
+def held(parent):
+    dies_with_parent(parent)
+    print("analyse worker started", file=sys.stderr, flush=True)
+    signal.pause()  # until killed: the worker is alive when the build dies
+
+forked.die_with_parent = held
+sys.exit(main(sys.argv[1:]))
+"""
+"""``appendix build`` whose analyse worker (the significance tests) does the same."""
+
+WORKERS_HELD = {"render worker": RENDER_WORKER_HELD, "analyse worker": ANALYSE_WORKER_HELD}
+
 
 def all_exited(lifeline: int, seconds: float) -> bool:
     """Whether every process holding the write end of the pipe whose read end is ``lifeline``
@@ -138,19 +157,20 @@ def all_exited(lifeline: int, seconds: float) -> bool:
 
 def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, str]:
     """A build sent ``signum`` (to it alone) once it prints ``after``'s stage line, or for
-    ``after="render worker"`` once its render worker has started; its exit status and what it
+    ``after="render worker"`` (``"analyse worker"``) once that worker has started; its exit
+    status and what it
     printed after, once it and every process it forked have exited. The build holds the
     write end of a pipe, and so does every process it forks: the pipe's end of file says all
     have exited."""
-    worker = after == "render worker"
+    worker = after in WORKERS_HELD
     if worker and default_processes() < 2:
-        pytest.skip("needs fork and two cores for a render worker")
+        pytest.skip(f"needs fork and two cores for a {after}")
     lifeline, held = os.pipe()
-    process = build(folder, out, ("-c", RENDER_WORKER_HELD) if worker else ("-m", "builder"),
+    process = build(folder, out, ("-c", WORKERS_HELD[after]) if worker else ("-m", "builder"),
                     pass_fds=(held,))
     os.close(held)
     try:
-        seen = "render worker started" if worker else f"] {after}"
+        seen = f"{after} started" if worker else f"] {after}"
         for line in process.stderr:
             if seen in line:
                 break
@@ -169,10 +189,11 @@ def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("after", ["config", "read", "validate", "render worker", "render"])
+@pytest.mark.parametrize("after", ["config", "read", "validate", "analyse worker",
+                                   "render worker", "render"])
 def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
-    """The build is killed once it prints that stage's line, or during the render stage once
-    its render worker has started."""
+    """The build is killed once it prints that stage's line, or during the analyse (render)
+    stage once its analyse (render) worker has started."""
     folder, out, before = published
     assert signalled(folder, out, after, signal.SIGKILL)[0] == -signal.SIGKILL
     assert tree(out) == before
