@@ -109,42 +109,31 @@ def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     return publish_once(tmp_path_factory, "faults")
 
 
-RENDER_WORKER_HELD = """
+WORKER_HELD = """
 import signal, sys
 from builder.cli import main
-from builder.site import parallel
+from {package} import {module}
 
-dies_with_parent = parallel._die_with_parent
+dies_with_parent = {module}.{function}
 
 def held(parent):
     dies_with_parent(parent)
-    print("render worker started", file=sys.stderr, flush=True)
+    print("{worker} started", file=sys.stderr, flush=True)
     signal.pause()  # until killed: the worker is alive when the build dies
 
-parallel._die_with_parent = held
+{module}.{function} = held
 sys.exit(main(sys.argv[1:]))
 """
-"""``appendix build`` whose render worker, once it is set to die with the build, says so on
-stderr and waits to be killed."""
+"""``appendix build`` whose worker, once it is set to die with the build, says so on stderr
+and waits to be killed: the render worker (through ``builder.site.parallel``'s own name of
+the parent-death request) or the analyse worker (the significance tests)."""
 
-ANALYSE_WORKER_HELD = """
-import signal, sys
-from builder.cli import main
-from builder.pipeline import forked
-
-dies_with_parent = forked.die_with_parent
-
-def held(parent):
-    dies_with_parent(parent)
-    print("analyse worker started", file=sys.stderr, flush=True)
-    signal.pause()  # until killed: the worker is alive when the build dies
-
-forked.die_with_parent = held
-sys.exit(main(sys.argv[1:]))
-"""
-"""``appendix build`` whose analyse worker (the significance tests) does the same."""
-
-WORKERS_HELD = {"render worker": RENDER_WORKER_HELD, "analyse worker": ANALYSE_WORKER_HELD}
+WORKERS_HELD = {
+    "render worker": WORKER_HELD.format(package="builder.site", module="parallel",
+                                        function="_die_with_parent", worker="render worker"),
+    "analyse worker": WORKER_HELD.format(package="builder.pipeline", module="forked",
+                                         function="die_with_parent", worker="analyse worker"),
+}
 
 
 def all_exited(lifeline: int, seconds: float) -> bool:
