@@ -5,6 +5,14 @@ per-topic values, per topic the worst, median and best over the task's runs (the
 lines of the TREC appendix pages), and the significance tests between every pair of runs.
 Nothing here knows about pages: where each view is drawn, and under which file name, is the
 site's affair.
+
+The significance tests (mostly their bootstrap intervals: every pair, measure and resample)
+and the analyses that read the rankings (reliability, the judgements page, the duplicate
+runs) need nothing of each other: where there are two cores the tests run in a forked worker
+while this process runs the others (``builder.pipeline.forked.side_by_side``), with the same
+results as one after the other (the random streams are the tests' own). The reliability
+analyses and the judgements page read the same ad hoc rankings, sorted and judged once
+(``shared_judgements``).
 """
 
 from __future__ import annotations
