@@ -11,12 +11,16 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 COUNT_MEASURES = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"})
+NUMERIC_FROM_CLASSES = 8
+"""The shared stylesheet right-aligns the columns from the k-th on of a table of class
+``num-from-k``, for k from 1 to this (``templates/assets/appendix.css``)."""
 
 
 class Cell(NamedTuple):
@@ -82,6 +86,23 @@ class Table:
         """(header, tooltip) per column: the tooltip the official name of a measure's column,
         else empty."""
         return list(zip(self.columns, self.official or [""] * len(self.columns)))
+
+    @cached_property
+    def numeric_from(self) -> int | None:
+        """The first column (0-based) of the table's trailing columns whose every cell is a
+        number, None when the last column is not (or the rows differ in width).
+
+        The page marks the table once (``class="num-from-{k+1}"``, right-aligned and sorted as
+        numbers by the stylesheet and ``assets/tables.js``) instead of each of those cells
+        (``class="num"``): on a run page of TREC-COVID round 1 the per-cell class was a
+        quarter of the page. Made once the rows are complete (when the page is rendered)."""
+        widths = {len(row) for row in self.rows}
+        if len(widths) != 1:
+            return None
+        start = width = widths.pop()
+        while start > 0 and all(row[start - 1].numeric for row in self.rows):
+            start -= 1
+        return start if start < width and start < NUMERIC_FROM_CLASSES else None
 
     @property
     def has_rows(self) -> bool:

@@ -24,7 +24,35 @@ def test_rows_are_escaped_linked_and_headed():
                   [[Cell("<b>&", href="runs/a&b.html"), Cell("0.5000", numeric=True)]])
     assert table_rows(table, "../") == (
         '<tr><th scope="row"><a href="../runs/a&amp;b.html">&lt;b&gt;&amp;</a></th>'
-        '<td class="num">0.5000</td></tr>\n')
+        '<td>0.5000</td></tr>\n')
+    assert table.numeric_from == 1  # the table, not the cell, marks the column as numbers
+
+
+def test_numbers_outside_the_trailing_numeric_columns_keep_their_own_mark():
+    # The second column is a number in one row only, the last in every row: the table marks
+    # the last column, the lone number keeps class="num".
+    table = Table("t", "caption", ["Run", "Value", "Score"],
+                  [[Cell("a"), Cell("3", numeric=True), Cell("0.5000", numeric=True)],
+                   [Cell("b"), Cell("n/a"), Cell("", numeric=True)]])
+    assert table.numeric_from == 2
+    assert table_rows(table, "") == ('<tr><th scope="row">a</th><td class="num">3</td>'
+                                     '<td>0.5000</td></tr>\n'
+                                     '<tr><th scope="row">b</th><td>n/a</td><td></td></tr>\n')
+    ragged = Table("t", "caption", ["A", "B"], [[Cell("1", numeric=True)],
+                                                [Cell("x"), Cell("2", numeric=True)]])
+    assert ragged.numeric_from is None
+    assert '<td class="num">2</td>' in table_rows(ragged, "")
+
+
+def test_links_relative_to_the_page_are_written_as_they_are():
+    table = Table("t", "caption", ["Run", "Topic"],
+                  [[Cell("a", href="./a.html"), Cell("1", href="../topics/1.html")],
+                   [Cell("b", href="covid/runs/b.html"), Cell("w", href="https://x.org/")]])
+    rows = table_rows(table, "../../")
+    assert '<a href="./a.html">' in rows and '<a href="../topics/1.html">' in rows
+    assert '<a href="../../covid/runs/b.html">' in rows and '<a href="https://x.org/">' in rows
+    assert run_list([(Cell("a", href="./a.html"), "0.5")], "../../") == (
+        '<a href="./a.html">a</a> (adjusted p 0.5)')
 
 
 def test_run_list_is_escaped_linked_and_comma_separated():
