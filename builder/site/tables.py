@@ -157,6 +157,12 @@ def signed_numbers(values: Any) -> list[Cell]:
     return [Cell("" if math.isnan(v) else f"{v:+.4f}", None, True) for v in array.tolist()]
 
 
+def number_texts(values: Any, spec: str = ".4f") -> list[str]:
+    """The texts of ``numbers`` (``spec`` ".4f") or ``signed_numbers`` ("+.4f") without their
+    cells, for a caller that makes its own (the run pages' significance comparisons)."""
+    return ["" if math.isnan(v) else format(v, spec) for v in _floats(values).tolist()]
+
+
 def text(value: Any, href: str | None = None) -> Cell:
     return Cell("" if value is None else str(value), href=href)
 

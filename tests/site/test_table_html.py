@@ -6,7 +6,15 @@ from markupsafe import escape
 
 from builder.site.pages.significance import _flip
 from builder.site.table_html import run_list, table_rows
-from builder.site.tables import Cell, Table, number, numbers, signed, signed_numbers
+from builder.site.tables import (
+    Cell,
+    Table,
+    number,
+    number_texts,
+    numbers,
+    signed,
+    signed_numbers,
+)
 
 
 def test_column_formatting_matches_the_cell_by_cell_formatting():
@@ -15,6 +23,8 @@ def test_column_formatting_matches_the_cell_by_cell_formatting():
         assert [c.text for c in numbers(values, measure)] == [number(v, measure).text
                                                                for v in values]
     assert [c.text for c in signed_numbers(values)] == [signed(v).text for v in values]
+    assert number_texts(values) == [number(v).text for v in values]
+    assert number_texts(values, "+.4f") == [signed(v).text for v in values]
     arrow = pd.Series([0.5, None], dtype="double[pyarrow]").to_numpy()
     assert [c.text for c in numbers(arrow)] == ["0.5000", ""]
 

@@ -18,7 +18,7 @@ from builder.site import plots
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
-from builder.site.tables import Cell, Table, number, numbers, signed_numbers
+from builder.site.tables import Cell, Table, number, number_texts
 
 if TYPE_CHECKING:
     from builder.stats.significance.tables import SignificanceReport
@@ -214,10 +214,9 @@ def _comparison_table(pairs: pd.DataFrame) -> ComparisonTable:
     significant = pairs["significant"].to_numpy(dtype=bool)
     a_views = np.where(significant & (difference > 0), "better",
                        np.where(significant & (difference < 0), "worse", "indistinguishable"))
-    diffs, lows, highs, effects = (_signed_texts(pairs[c])
+    diffs, lows, highs, effects = (number_texts(pairs[c], "+.4f")
                                    for c in ("mean_diff", "ci_low", "ci_high", "effect"))
-    p_values = [cell.text for cell in numbers(pairs["p_value"])]
-    adjusted = [cell.text for cell in numbers(pairs["p_adjusted"])]
+    p_values, adjusted = number_texts(pairs["p_value"]), number_texts(pairs["p_adjusted"])
     # The rows as run_b, then as run_a, before the stable sort on the run.
     runs = run_b + run_a
     order = sorted(range(len(runs)), key=runs.__getitem__)
@@ -241,11 +240,6 @@ def _comparison_table(pairs: pd.DataFrame) -> ComparisonTable:
 
 _VERDICT_CELLS = {view: Cell(text) for view, text in VERDICTS.items()}
 _OPPOSITE = {"better": "worse", "worse": "better", "indistinguishable": "indistinguishable"}
-
-
-def _signed_texts(values: pd.Series) -> list[str]:
-    """Differences with their sign always shown to 4 decimals, "" for NaN (``signed``)."""
-    return [cell.text for cell in signed_numbers(values)]
 
 
 def _flip(text: str) -> str:
