@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from builder.pipeline.analysis import TaskAnalysis
 
@@ -142,6 +143,9 @@ class SiteTask(TaskAnalysis):
     leaderboard: str = "index.html"
     """The page of the task's full leaderboard: the home page of a campaign of one task, the
     task's page (``task_page``) in a campaign of several."""
+    shared: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+    """What the pages of several render jobs read, made once by the first of them and kept
+    here (key: its maker's constant, such as ``significance.TASK_COMPARISONS``)."""
 
     @classmethod
     def of(cls, analysis: TaskAnalysis, several: bool = False) -> SiteTask:

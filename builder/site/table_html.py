@@ -8,6 +8,7 @@ f-string per cell. Every text and link is escaped, as the autoescaped template w
 from __future__ import annotations
 
 import re
+import sys
 
 from markupsafe import Markup, escape
 
@@ -17,6 +18,9 @@ _SPECIAL = re.compile("[&<>\"']")
 _SEPARATOR = re.compile(r"([_.-])(?=[^\s])")
 """A separator inside a name (``sab20.1.meta_docs``): the name heading a row of a table with
 controls may wrap after it (``<wbr>``) on a narrow screen rather than inside a word."""
+_AS_IS = ("https://", "http://", "./", "../")
+"""Links written as they are: web addresses, and links relative to the page's own folder (a
+run page's links to the other runs' pages: ``./x.html`` rather than ``../../covid/runs/x.html``)."""
 WRAPPED_NAME = 12
 """Names (texts without a space) longer than this many characters are given those breaks."""
 
@@ -31,9 +35,14 @@ def _escaped(text: str) -> str:
 
 def table_rows(table: Table, root: str) -> Markup:
     """``<tr>...</tr>`` per row, each followed by a newline; the cell at ``row_header`` is a
-    ``<th scope="row">``, numbers get ``class="num"``, cells with ``href`` link from ``root``."""
+    ``<th scope="row">``, numbers get ``class="num"`` unless their column is one of the table's
+    trailing numeric columns (``Table.numeric_from``: the table is marked instead); cells with
+    ``href`` link from ``root``, but for links already relative to the page (``./``, ``../``),
+    written as they are."""
     prefix = escape(root)
     header = table.row_header
+    # Numbers in the columns from this one on are marked by the table's class, not their own.
+    marked_from = table.numeric_from if table.numeric_from is not None else sys.maxsize
     # Each cell's opening and closing tags, by whether it heads its row and is a number.
     tags = {(True, True): ('<th scope="row" class="num">', "</th>"),
             (True, False): ('<th scope="row">', "</th>"),
@@ -47,13 +56,13 @@ def table_rows(table: Table, root: str) -> Markup:
     for row in table.rows:
         cells = []
         for index, (text, href, numeric) in enumerate(row):
-            opening, closing = tags[index == header, numeric]
+            opening, closing = tags[index == header, numeric and index < marked_from]
             if special(text):  # inline rather than _escaped: this runs for every cell
                 text = escape(text)
             if wrap_names and index == header and len(text) > WRAPPED_NAME and " " not in text:
                 text = _SEPARATOR.sub(r"\1<wbr>", str(text))
-            if href:  # a page of the site, from the root; a web address as it is
-                base = "" if href.startswith(("https://", "http://")) else prefix
+            if href:  # a page of the site, from the root; a web address or a relative link as is
+                base = "" if href.startswith(_AS_IS) else prefix
                 text = f'<a href="{base}{_escaped(href)}">{text}</a>'
             cells.append(f"{opening}{text}{closing}")
         lines.append(f"<tr>{''.join(cells)}</tr>\n")
@@ -66,6 +75,6 @@ def run_list(same: list[tuple[Cell, str]], root: str, label: str = "adjusted p")
     Jinja loop it replaces took about 0.1 s over the 143 run pages of TREC-COVID)."""
     prefix = escape(root)
     return Markup(", ".join(
-        f'<a href="{prefix}{_escaped(cell.href)}">{_escaped(cell.text)}</a>'
+        f'<a href="{"" if cell.href.startswith(_AS_IS) else prefix}{_escaped(cell.href)}">{_escaped(cell.text)}</a>'
         f" ({label} {_escaped(p)})"
         for cell, p in same))

@@ -11,12 +11,16 @@ import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
 
 COUNT_MEASURES = frozenset({"num_q", "num_ret", "num_rel", "num_rel_ret", "num_nonrel_judged_ret"})
+NUMERIC_FROM_CLASSES = 8
+"""The shared stylesheet right-aligns the columns from the k-th on of a table of class
+``num-from-k``, for k from 1 to this (``templates/assets/appendix.css``)."""
 
 
 class Cell(NamedTuple):
@@ -83,6 +87,23 @@ class Table:
         else empty."""
         return list(zip(self.columns, self.official or [""] * len(self.columns)))
 
+    @cached_property
+    def numeric_from(self) -> int | None:
+        """The first column (0-based) of the table's trailing columns whose every cell is a
+        number, None when the last column is not (or the rows differ in width).
+
+        The page marks the table once (``class="num-from-{k+1}"``, right-aligned and sorted as
+        numbers by the stylesheet and ``assets/tables.js``) instead of each of those cells
+        (``class="num"``): on a run page of TREC-COVID round 1 the per-cell class was a
+        quarter of the page. Made once the rows are complete (when the page is rendered)."""
+        widths = {len(row) for row in self.rows}
+        if len(widths) != 1:
+            return None
+        start = width = widths.pop()
+        while start > 0 and all(row[start - 1].numeric for row in self.rows):
+            start -= 1
+        return start if start < width and start < NUMERIC_FROM_CLASSES else None
+
     @property
     def has_rows(self) -> bool:
         """Whether there is anything to show or download (an empty table is neither shown nor
@@ -134,6 +155,12 @@ def signed_numbers(values: Any) -> list[Cell]:
     """``signed`` over a whole column at once."""
     array = _floats(values)
     return [Cell("" if math.isnan(v) else f"{v:+.4f}", None, True) for v in array.tolist()]
+
+
+def number_texts(values: Any, spec: str = ".4f") -> list[str]:
+    """The texts of ``numbers`` (``spec`` ".4f") or ``signed_numbers`` ("+.4f") without their
+    cells, for a caller that makes its own (the run pages' significance comparisons)."""
+    return ["" if math.isnan(v) else format(v, spec) for v in _floats(values).tolist()]
 
 
 def text(value: Any, href: str | None = None) -> Cell:

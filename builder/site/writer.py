@@ -27,6 +27,7 @@ from builder.site.pages.downloads import (
     task_downloads,
     write_download,
 )
+from builder.site.pages.significance import task_comparisons
 from builder.site.parallel import Cost, Job, run_jobs, signals_deferred
 from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
@@ -103,10 +104,12 @@ def _render(site: SiteSpec, analyses: list[SiteTask], out: Path, when: datetime,
     # What both render processes use, made once before the worker is forked: the tables of
     # each evaluation the pages read (made on first access, ``LazyTables``: else made again by
     # the worker's first chunk of run pages, 0.25 s for TREC-COVID round 1), every template
-    # compiled, and matplotlib for the appendix's sheets
+    # compiled, matplotlib for the appendix's sheets, and each task's significance comparisons
+    # of every run with every other (else formatted by the chunk of each side of a pair)
     for analysis in analyses:
         for name in page_tables(analysis.extras):
             analysis.extras[name]
+        task_comparisons(analysis)
     for name in env.list_templates(filter_func=_is_page_template):
         env.get_template(name)
     if any(analysis.runs for analysis in analyses):

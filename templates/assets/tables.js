@@ -19,13 +19,21 @@
     return cell ? cell.textContent.trim() : "";
   }
 
-  // A column is numeric when every non-empty body cell is marked as a number (class "num").
-  function isNumeric(rows, index) {
+  // The first column (0-based) of a table's trailing numeric columns, which the page marks with
+  // the table's class num-from-K (K = that column + 1) rather than each cell's; none: Infinity.
+  function numbersFrom(table) {
+    var match = /(?:^|\s)num-from-(\d+)(?:\s|$)/.exec(table.className);
+    return match ? Number(match[1]) - 1 : Infinity;
+  }
+
+  // A column is numeric when every non-empty body cell is marked as a number (class "num", or
+  // the column is among those ``from`` marks).
+  function isNumeric(rows, index, from) {
     var seen = false;
     for (var i = 0; i < rows.length; i += 1) {
       var cell = rows[i].cells[index];
       if (!cell || cell.textContent.trim() === "") { continue; }
-      if (!cell.classList.contains("num")) { return false; }
+      if (index < from && !cell.classList.contains("num")) { return false; }
       seen = true;
     }
     return seen;
@@ -72,6 +80,7 @@
     var table = wrap.querySelector("table");
     var body = table.tBodies[0];
     var rows = Array.prototype.slice.call(body.rows);
+    var numbersStart = numbersFrom(table);
     var headers = Array.prototype.slice.call(table.tHead.rows[0].cells);
     var names = headers.map(function (th) { return th.textContent.trim(); });
     var noun = wrap.getAttribute("data-noun") || "rows";
@@ -179,7 +188,7 @@
     }
 
     function sortBy(column, descending) {
-      var numeric = isNumeric(rows, column);
+      var numeric = isNumeric(rows, column, numbersStart);
       var keyed = rows.map(function (row) {
         var text = cellText(row, column);
         var value = numeric ? parseFloat(text) : text.toLowerCase();
@@ -219,7 +228,7 @@
       th.appendChild(button);
       button.addEventListener("click", function () {
         // Sorted already: reverse. Otherwise numbers highest first, text A to Z.
-        var descending = state.column === index ? !state.descending : isNumeric(rows, index);
+        var descending = state.column === index ? !state.descending : isNumeric(rows, index, numbersStart);
         sortBy(index, descending);
         // The table's own order (by rank, first column ascending) is no key at all.
         var plain = index === 0 && !descending;

@@ -92,7 +92,7 @@ def test_every_run_has_a_page_and_the_rejected_run_a_reason(stamped_site):
     runs = sorted((ROOT / "data" / "adhoc" / "runs").iterdir())
     assert len(list((stamped_site / "adhoc" / "validation").glob("*.html"))) == len(runs)
     board = (stamped_site / "adhoc" / "index.html").read_text()
-    rejected = board.split('<table id="rejected-adhoc">', 1)[1].split("</table>", 1)[0]
+    rejected = board.split('<table id="rejected-adhoc"', 1)[1].split("</table>", 1)[0]
     assert "irisBroken" in rejected
     run_pages = list((stamped_site / "adhoc" / "runs").glob("*.html"))
     assert len(run_pages) == len(runs) - rejected.count("<tr>") + 1

@@ -7,7 +7,6 @@ by the analyse stage; the settings (test, correction, alpha, B) travel with ever
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -19,7 +18,7 @@ from builder.site import plots
 from builder.site.models import Page, PageBuilder, Scope, SiteBuild
 from builder.site.pages.run_pairs import compare_page_path, has_pairs
 from builder.site.paths import SiteTask, run_page, slugs, table_csv
-from builder.site.tables import Cell, Table, number, numbers, signed_numbers
+from builder.site.tables import Cell, Table, number, number_texts
 
 if TYPE_CHECKING:
     from builder.stats.significance.tables import SignificanceReport
@@ -96,12 +95,13 @@ def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
     which the run templates render with ``run_significance.html``.
 
     Per measure, the page shows three views (better than, worse than, indistinguishable from)
-    of one table, whose CSV holds them all with a verdict column."""
+    of one table, whose CSV holds them all with a verdict column. Its rows are sliced from the
+    task's comparisons (``task_comparisons``, made once per task), and link to the other runs'
+    pages relative to the run page's own folder."""
     report = analysis.significance
-    runs = {page.context["run"] for page in pages if page.context.get("run") is not None}
     measure_slugs = slugs(report.matrices) if report is not None else {}
-    by_run = ({m: _comparison_rows(analysis, report, m, runs) for m in report.matrices}
-              if report is not None else {})
+    comparisons = task_comparisons(analysis)
+    links = {run: Cell(run, href=f"./{slug}.html") for run, slug in analysis.run_slugs.items()}
     columns, p_label, keep = _p_columns(report)
     for page in pages:
         run = page.context.get("run")
@@ -110,7 +110,7 @@ def with_run_comparisons(analysis: SiteTask, pages: list[Page]) -> list[Page]:
             continue
         sections = []
         for measure in report.matrices:
-            rows = by_run[measure].get(run) or RunComparisons()
+            rows = comparisons[measure].of(run, links)
             table = Table(f"significance-{measure_slugs[measure]}",
                           f"On {analysis.label(measure)}, {run} compared with every other run",
                           [columns[0], "This run is"] + columns[1:],
@@ -161,54 +161,85 @@ class RunComparisons:
         getattr(self, view).append(cells)
 
 
-def _comparison_rows(analysis: SiteTask, report: SignificanceReport, measure: str,
-                     runs: Collection[str]) -> dict[str, RunComparisons]:
-    """Each run of ``runs`` -> its comparisons with every other run, as
-    ``SignificanceReport.run_comparisons`` sees them (differences signed as this run minus the
-    other; better / worse / indistinguishable), in its order: the pairs where the run is
-    ``run_b``, then those where it is ``run_a``. Only the pairs of ``runs`` are formatted (the
-    run pages are built in chunks); each pair's numbers are formatted once and serve both of its
-    runs, the other side's signed texts being the same with the sign flipped (formatting is
-    symmetric)."""
-    pairs = report.pairs(measure)
+@dataclass(frozen=True)
+class ComparisonTable:
+    """Every run's comparisons on one measure, formatted once: one row per (run, other run)
+    in both directions, each run's rows contiguous (``spans``), in the order
+    ``SignificanceReport.run_comparisons`` gives them (the pairs where the run is ``run_b``,
+    then those where it is ``run_a``); differences signed as the run minus the other."""
+
+    spans: dict[str, tuple[int, int]]
+    other: list[str]
+    view: list[str]
+    texts: tuple[list[str], ...]
+    """Per row: mean difference, confidence interval, effect size, p-value, adjusted p."""
+
+    def of(self, run: str, links: dict[str, Cell]) -> RunComparisons:
+        """The rows of ``run`` (none for a run without tests), each led by ``links`` of the
+        other run."""
+        result = RunComparisons()
+        start, stop = self.spans.get(run, (0, 0))
+        diff, ci, effect, p, adjusted = (column[start:stop] for column in self.texts)
+        for k, (other, view) in enumerate(zip(self.other[start:stop], self.view[start:stop])):
+            result.add(view, [links[other], Cell(diff[k], None, True), Cell(ci[k], None, True),
+                              Cell(effect[k], None, True), Cell(p[k], None, True),
+                              Cell(adjusted[k], None, True)])
+        return result
+
+
+TASK_COMPARISONS = "significance.run_comparisons"
+"""The key of ``task_comparisons`` in ``SiteTask.shared``."""
+
+
+def task_comparisons(analysis: SiteTask) -> dict[str, ComparisonTable]:
+    """Per measure tested, the task's ``ComparisonTable``: made on the first call and kept in
+    ``analysis.shared``, so that the run pages' jobs slice one table (the render stage makes it
+    before its worker is forked: ``builder.site.writer``) rather than format again, chunk by
+    chunk, the pairs whose runs sit in different chunks."""
+    if TASK_COMPARISONS not in analysis.shared:
+        report = analysis.significance
+        analysis.shared[TASK_COMPARISONS] = (
+            {} if report is None else {m: _comparison_table(report.pairs(m)) for m in report.matrices})
+    return analysis.shared[TASK_COMPARISONS]
+
+
+def _comparison_table(pairs: pd.DataFrame) -> ComparisonTable:
+    """``ComparisonTable`` of one measure's pairs (``SignificanceReport.pairs``). Each pair's
+    numbers are formatted once and serve both of its runs, the other side's signed texts being
+    the same with the sign flipped (formatting is symmetric); the rows are ordered by a stable
+    sort on the run, so a run's pairs as ``run_b`` keep their order and precede its pairs as
+    ``run_a``."""
     run_a, run_b = pairs["run_a"].astype(str).tolist(), pairs["run_b"].astype(str).tolist()
-    kept = [k for k, (a, b) in enumerate(zip(run_a, run_b)) if a in runs or b in runs]
-    if len(kept) < len(pairs):
-        pairs = pairs.iloc[kept]
-        run_a, run_b = [run_a[k] for k in kept], [run_b[k] for k in kept]
-    links = {run: Cell(run, href=run_page(analysis.spec.id, slug))
-             for run, slug in analysis.run_slugs.items()}
     difference = pairs["mean_diff"].to_numpy(dtype=float)
     significant = pairs["significant"].to_numpy(dtype=bool)
     a_views = np.where(significant & (difference > 0), "better",
                        np.where(significant & (difference < 0), "worse", "indistinguishable"))
-    diffs, lows, highs, effects = (_signed_texts(pairs[c])
+    diffs, lows, highs, effects = (number_texts(pairs[c], "+.4f")
                                    for c in ("mean_diff", "ci_low", "ci_high", "effect"))
-    p_values, p_adjusted = numbers(pairs["p_value"]), numbers(pairs["p_adjusted"])
-    columns = (run_a, run_b, a_views.tolist(), diffs, lows, highs, effects, p_values, p_adjusted)
-    by_run = {run: RunComparisons() for run in runs}
-    # Two passes: each run's pairs as run_b come before its pairs as run_a.
-    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
-        if b in by_run:
-            by_run[b].add(_OPPOSITE[view], [
-                links[a], Cell(_flip(diff), None, True),
-                Cell(f"[{_flip(high)}, {_flip(low)}]", None, True),
-                Cell(_flip(effect), None, True), p, adjusted])
-    for a, b, view, diff, low, high, effect, p, adjusted in zip(*columns):
-        if a in by_run:
-            by_run[a].add(view, [
-                links[b], Cell(diff, None, True), Cell(f"[{low}, {high}]", None, True),
-                Cell(effect, None, True), p, adjusted])
-    return by_run
+    p_values, adjusted = number_texts(pairs["p_value"]), number_texts(pairs["p_adjusted"])
+    # The rows as run_b, then as run_a, before the stable sort on the run.
+    runs = run_b + run_a
+    order = sorted(range(len(runs)), key=runs.__getitem__)
+    columns = (
+        run_a + run_b,
+        [_OPPOSITE[view] for view in a_views.tolist()] + a_views.tolist(),
+        [_flip(d) for d in diffs] + diffs,
+        [f"[{_flip(high)}, {_flip(low)}]" for low, high in zip(lows, highs)]
+        + [f"[{low}, {high}]" for low, high in zip(lows, highs)],
+        [_flip(e) for e in effects] + effects,
+        p_values + p_values,
+        adjusted + adjusted,
+    )
+    other, view, *texts = ([column[k] for k in order] for column in columns)
+    spans: dict[str, tuple[int, int]] = {}
+    for index, k in enumerate(order):
+        run = runs[k]
+        spans[run] = (spans[run][0] if run in spans else index, index + 1)
+    return ComparisonTable(spans, other, view, tuple(texts))
 
 
 _VERDICT_CELLS = {view: Cell(text) for view, text in VERDICTS.items()}
 _OPPOSITE = {"better": "worse", "worse": "better", "indistinguishable": "indistinguishable"}
-
-
-def _signed_texts(values: pd.Series) -> list[str]:
-    """Differences with their sign always shown to 4 decimals, "" for NaN (``signed``)."""
-    return [cell.text for cell in signed_numbers(values)]
 
 
 def _flip(text: str) -> str:
