@@ -8,9 +8,9 @@ evaluate every run); a run page weighs under 100 KB apart from the shared assets
 Each measurement runs in a fresh process (this script again, with ``--evaluate`` or
 ``--build``), so neither side inherits the other's warm caches or memory; evaluation and
 build alternate, three times each, and the medians are compared: the wall time and the CPU
-time of each process (its own and its render worker's), with the machine's load average
-before and after the series (on a shared machine the wall time follows the load; the CPU
-time much less so). Each starts once the files
+time of each process (its own and its analyse and render workers'), per stage too, with the
+machine's load average before and after the series (on a shared machine the wall time
+follows the load; the CPU time much less so). Each starts once the files
 written before it are on disk, and the built sites are kept until the end: writing back or
 removing a site of thousands of files slows the file creations that follow.
 
@@ -67,11 +67,11 @@ def full_build(config: Path, out: Path) -> dict:
 
         @contextmanager
         def stage(self, name: str) -> Iterator[Progress]:
-            start, start_cpu = time.perf_counter(), time.process_time()
+            start, start_cpu = time.perf_counter(), _cpu_with_workers()
             with super().stage(name) as progress:
                 yield progress
             self.seconds[name] = time.perf_counter() - start
-            self.cpu[name] = time.process_time() - start_cpu
+            self.cpu[name] = _cpu_with_workers() - start_cpu
 
     progress = StageTimes(quiet=True)
     summary = build(config, out=out, progress=progress)
@@ -83,6 +83,16 @@ def full_build(config: Path, out: Path) -> dict:
         "assets": sum(p.stat().st_size for p in (out / "assets").iterdir()),
         "total": sum(p.stat().st_size for p in out.rglob("*") if p.is_file()),
     }
+
+
+def _cpu_with_workers() -> float:
+    """CPU seconds of this process and of the workers it forked and joined (the analyse and
+    render stages' workers are joined before their stage ends)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def in_fresh_process(mode: str, config: Path, out: Path | None = None) -> dict:
@@ -137,7 +147,7 @@ def main(config: Path, disk: Path | None) -> None:
         for name in stages) + "  (s, medians)")
     print("their CPU             " + ", ".join(
         f"{name} {statistics.median(b['stages_cpu'][name] for b in builds):.2f}"
-        for name in stages) + "  (s of this process, the render worker's not counted)")
+        for name in stages) + "  (s, medians, the process's and its workers')")
     print(f"pages                {last['pages']:8d}")
     if run_pages:
         print(f"run pages            {len(run_pages):8d}   largest "

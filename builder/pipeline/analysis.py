@@ -5,6 +5,14 @@ per-topic values, per topic the worst, median and best over the task's runs (the
 lines of the TREC appendix pages), and the significance tests between every pair of runs.
 Nothing here knows about pages: where each view is drawn, and under which file name, is the
 site's affair.
+
+The significance tests (mostly their bootstrap intervals: every pair, measure and resample)
+and the analyses that read the rankings (reliability, the judgements page, the duplicate
+runs) need nothing of each other: where there are two cores the tests run in a forked worker
+while this process runs the others (``builder.pipeline.forked.side_by_side``), with the same
+results as one after the other (the random streams are the tests' own). The reliability
+analyses and the judgements page read the same ad hoc rankings, sorted and judged once
+(``shared_judgements``).
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from builder.contract import SUMMARY_TOPIC, RunRead
+from builder.pipeline.forked import side_by_side
 from builder.pipeline.model import TaskResult
 
 if TYPE_CHECKING:
@@ -135,12 +144,45 @@ def analyse(result: TaskResult) -> TaskAnalysis:
         extras=result.evaluation.extras if result.evaluation else {},
         summary_median=summary_median, summary_best=summary_best,
         judgements=judgement_counts(inputs.qrels), ranks=ranks,
-        duplicates={} if inputs.runs_dropped else duplicate_runs(inputs.accepted),
     )
-    analysis.significance = significance(analysis)
-    analysis.reliability = reliability(analysis)
-    analysis.pool = pool_judgements(analysis)
+    tested = significance_wanted(analysis)
+    if tested and reliability_wanted(analysis):
+        import scipy.stats  # noqa: F401 (both sides use it: imported once, before the fork)
+    (analysis.reliability, analysis.pool, analysis.duplicates), analysis.significance = \
+        side_by_side(lambda: _rankings_analyses(analysis),
+                     lambda: significance(analysis) if tested else None,
+                     name="analyse worker", processes=None if tested else 1)
     return analysis
+
+
+def _rankings_analyses(analysis: TaskAnalysis) -> tuple[ReliabilityReport | None,
+                                                        JudgementReport | None,
+                                                        dict[str, list[str]]]:
+    """The analyses that read the runs' rankings: reliability, the judgements page and the
+    duplicate runs, the runs put together once, and sorted and judged once for the first
+    two (``shared_judgements``)."""
+    inputs = analysis.result.inputs
+    runs = None if inputs.runs_dropped or not inputs.accepted else \
+        pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    uncut = shared_judgements(analysis, runs)
+    return (reliability(analysis, runs, uncut), pool_judgements(analysis, runs, uncut),
+            {} if inputs.runs_dropped else duplicate_runs(inputs.accepted))
+
+
+def shared_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None) -> Any:
+    """The ad hoc rankings of ``runs`` sorted and judged once, uncut, by qrels row
+    (``builder.stats.reliability.adhoc_rejudge.judge_once``), when both the reliability
+    analyses (their tie analysis) and the judgements page need them: the judgements page
+    reads them cut at its deepest cutoff. None otherwise (each sorts what it needs)."""
+    settings = analysis.spec.reliability
+    if (runs is None or not reliability_wanted(analysis) or analysis.spec.kind.name != "adhoc"
+            or not settings.ties or settings.runs is not None):
+        return None
+    from builder.stats.reliability.adhoc_rejudge import judge_once
+    from builder.stats.reliability.ties import UNLIMITED
+
+    return judge_once(runs, analysis.result.inputs.qrels, analysis.spec.options,
+                      depth=UNLIMITED, keep_rows=True)
 
 
 def pooled_and_teams(analysis: TaskAnalysis) -> tuple[set[str], dict[str, str]]:
@@ -159,12 +201,18 @@ def pooled_and_teams(analysis: TaskAnalysis) -> tuple[set[str], dict[str, str]]:
     return pooled, teams_of(metadata if "run" in metadata.columns else None)
 
 
-def pool_judgements(analysis: TaskAnalysis) -> JudgementReport | None:
+def pool_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
+                    uncut: Any = None) -> JudgementReport | None:
     """The judgements page's tables (``builder.stats.pools.judgements``): the ad hoc runs
     against the qrels, at the reliability section's ``pool_depth`` (else the depth the qrels
     show); an INEX task's assessed articles. None without runs, or when the ad hoc runs were
-    not kept (evaluated in batches)."""
-    from builder.stats.pools.judgements import article_judgements, judgement_report
+    not kept (evaluated in batches). ``runs``: the accepted runs' tables put together (made
+    here when not given); ``uncut``: ``shared_judgements``."""
+    from builder.stats.pools.judgements import (
+        UNJUDGED_CUTOFFS,
+        article_judgements,
+        judgement_report,
+    )
     from builder.stats.pools.selection import marks_runs
 
     inputs = analysis.result.inputs
@@ -180,10 +228,17 @@ def pool_judgements(analysis: TaskAnalysis) -> JudgementReport | None:
         return article_judgements(articles, pooled if stated else None, analysis.runs)
     if analysis.spec.kind.name != "adhoc" or inputs.runs_dropped:
         return None
-    runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    if runs is None:
+        runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
+    judged = None
+    if uncut is not None:
+        from builder.stats.reliability.adhoc_rejudge import cut_at, rejudge
+
+        judged = rejudge(cut_at(uncut, max(UNJUDGED_CUTOFFS)))
     report = judgement_report(runs, qrels, pooled, teams,
                               rel_level=analysis.spec.options.rel_level,
-                              pool_depth=None if settings is None else settings.pool_depth)
+                              pool_depth=None if settings is None else settings.pool_depth,
+                              judged=judged)
     report.pooled_stated = stated
     return report
 def competition_ranks(values: pd.Series, ascending: bool = False) -> dict[str, int]:
@@ -232,48 +287,71 @@ def duplicate_runs(reads: list[RunRead]) -> dict[str, list[str]]:
     passages) in the same order for every topic, whatever their tags, scores or lines.
 
     Each row's results (without ``RANKING_IGNORED``) are hashed (``pandas.util.
-    hash_pandas_object``, 64 bits); runs whose sums of row hashes differ retrieve different
-    results and are set apart without sorting; the others are put in ranking order
-    (``ranking_positions``) and their row hashes, in that order, compared by SHA-256."""
+    hash_pandas_object``, 64 bits; ``row_hashes``); runs whose sums of row hashes differ
+    retrieve different results and are set apart without sorting; the others are put in
+    ranking order (``ranking_positions``) and their row hashes, in that order, compared by
+    SHA-256."""
     import hashlib
 
-    candidates: dict[tuple[int, int], list[tuple[str, pd.DataFrame, pd.Series]]] = {}
-    for read in reads:
-        table = read.table
-        if table is None or not len(table):
-            continue
-        kept = [c for c in table.columns if c not in RANKING_IGNORED]
-        rows = pd.util.hash_pandas_object(table[kept], index=False)
-        key = (len(table), int(rows.to_numpy().sum(dtype=np.uint64)))
-        candidates.setdefault(key, []).append((read.name, table, rows))
+    candidates: dict[tuple[int, int], list[tuple[str, pd.DataFrame, np.ndarray]]] = {}
+    for name, table, rows in row_hashes(reads):
+        key = (len(table), int(rows.sum(dtype=np.uint64)))
+        candidates.setdefault(key, []).append((name, table, rows))
     groups: dict[str, list[str]] = {}
     for members in candidates.values():
         if len(members) < 2:
             continue
         for name, table, rows in members:
-            ordered = rows.to_numpy()[ranking_positions(table)]
+            ordered = rows[ranking_positions(table)]
             groups.setdefault(hashlib.sha256(ordered.tobytes()).hexdigest(), []).append(name)
     return {run: [other for other in group if other != run]
             for group in groups.values() if len(group) > 1 for run in group}
 
 
-def reliability(analysis: TaskAnalysis) -> ReliabilityReport | None:
-    """The task's reliability analyses (``builder.stats.reliability.report``), on its accepted runs.
+def row_hashes(reads: list[RunRead]) -> list[tuple[str, pd.DataFrame, np.ndarray]]:
+    """Per run of ``reads`` with lines: its name, its table and the 64-bit hash of each row's
+    results (the columns outside ``RANKING_IGNORED``). The runs' results are put together and
+    hashed at once when they have the same columns (a task's runs, read by one reader: half
+    the time of one call per run), else one run at a time."""
+    tables = [(read.name, read.table) for read in reads
+              if read.table is not None and len(read.table)]
+    kept = [[c for c in table.columns if c not in RANKING_IGNORED] for _, table in tables]
+    if not tables or any(columns != kept[0] for columns in kept):
+        return [(name, table, pd.util.hash_pandas_object(table[columns], index=False)
+                 .to_numpy()) for (name, table), columns in zip(tables, kept, strict=True)]
+    rows = pd.util.hash_pandas_object(
+        pd.concat([table[kept[0]] for _, table in tables], ignore_index=True),
+        index=False).to_numpy()
+    ends = np.cumsum([len(table) for _, table in tables])
+    return [(name, table, rows[end - len(table):end])
+            for (name, table), end in zip(tables, ends, strict=True)]
 
-    None when the task's ``reliability`` section disables them or fewer than two runs were
-    evaluated (a ranking of one run has nothing to be stable or tied against)."""
-    spec = analysis.spec
-    evaluation = analysis.result.evaluation
-    if spec.reliability is None or evaluation is None or len(analysis.runs) < 2:
+
+def reliability_wanted(analysis: TaskAnalysis) -> bool:
+    """Whether the task has reliability analyses: its ``reliability`` section enables them and
+    two runs or more were evaluated (a ranking of one run has nothing to be stable or tied
+    against)."""
+    return (analysis.spec.reliability is not None and analysis.result.evaluation is not None
+            and len(analysis.runs) >= 2)
+
+
+def reliability(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
+                uncut: Any = None) -> ReliabilityReport | None:
+    """The task's reliability analyses (``builder.stats.reliability.report``), on its accepted
+    runs (``runs``: their tables put together, made here when not given; ``uncut``:
+    ``shared_judgements``); None unless ``reliability_wanted``."""
+    if not reliability_wanted(analysis):
         return None
     from builder.stats.reliability.report import reliability_report
 
+    spec = analysis.spec
     inputs = analysis.result.inputs
-    runs = None if inputs.runs_dropped else pd.concat([read.table for read in inputs.accepted],
-                                                      ignore_index=True)
+    if runs is None and not inputs.runs_dropped:
+        runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
     return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
-                              spec.official_measure, inputs.metadata, evaluation.scores,
-                              shown=list(spec.measures))
+                              spec.official_measure, inputs.metadata,
+                              analysis.result.evaluation.scores, shown=list(spec.measures),
+                              uncut=uncut)
 
 
 def judgement_counts(qrels: Any) -> pd.DataFrame:
@@ -292,17 +370,23 @@ def judgement_counts(qrels: Any) -> pd.DataFrame:
     return pd.DataFrame()
 
 
+def significance_wanted(analysis: TaskAnalysis) -> bool:
+    """Whether the task has significance tests: its ``significance`` section enables them
+    and two runs or more were evaluated."""
+    return (analysis.spec.significance is not None and analysis.result.evaluation is not None
+            and len(analysis.runs) >= 2)
+
+
 def significance(analysis: TaskAnalysis) -> SignificanceReport | None:
     """Every pair of the task's runs, on the measures its ``significance`` section names, with
-    per-topic scores aligned over the task's topics (a missing topic scores 0).
-
-    None when the section disables the tests or fewer than two runs were evaluated."""
+    per-topic scores aligned over the task's topics (a missing topic scores 0); None unless
+    ``significance_wanted``."""
     from builder.stats.significance.per_topic import significance_of
 
+    if not significance_wanted(analysis):
+        return None
     spec = analysis.spec
     evaluation = analysis.result.evaluation
-    if spec.significance is None or evaluation is None or len(analysis.runs) < 2:
-        return None
     report, _ = significance_of(evaluation.scores, spec.kind.family, spec.significance_measures,
                                 spec.significance, runs=analysis.runs, topics=analysis.topics)
     return report

@@ -10,28 +10,28 @@ pages and downloads.
 A failure in either process stops both (the child, when it fails, lets this process finish
 its current job; when this process fails, the child is ended at once), and the exception,
 the child's sent back through a pipe, propagates, so the build discards the staging folder
-as it does for a failure in one process.
+as it does for a failure in one process. The signal handling and the parent-death request
+are those of every forked worker of the build (``builder.pipeline.forked``).
 """
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
-import os
-import pickle
-import signal
-import sys
-import traceback
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from enum import IntEnum
-from multiprocessing.connection import Connection
 from typing import Any
 
 from builder.contract import StageProgress
+from builder.pipeline.forked import (
+    ForkedWorkerError,
+    default_processes,
+    side_by_side,
+    signals_deferred,
+)
+from builder.pipeline.forked import die_with_parent as _die_with_parent
 
-_PR_SET_PDEATHSIG = 1
-_INTERRUPTIONS = {signal.SIGINT, signal.SIGTERM}
+__all__ = ["Cost", "Job", "RenderWorkerError", "default_processes", "run_jobs",
+           "signals_deferred"]
 
 Job = Callable[[], int]
 
@@ -51,15 +51,6 @@ class Cost(IntEnum):
     """Under 40 ms."""
 
 
-def default_processes() -> int:
-    """Two where ``fork`` exists and there are two cores, else one (also in a daemonic
-    process, which may not have children)."""
-    if ("fork" not in multiprocessing.get_all_start_methods()
-            or multiprocessing.current_process().daemon):
-        return 1
-    return min(2, os.cpu_count() or 1)
-
-
 def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> int:
     """Run every job of ``queues`` once; return their total.
 
@@ -77,41 +68,15 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
         taken = context.Array("i", len(queues))
     except OSError:  # no POSIX semaphores here (some sandboxes): one process, then
         return _one_by_one(queues, progress)
-    receiver, sender = context.Pipe(duplex=False)
-    # Whatever the streams hold would be written again by the child when it exits.
-    sys.stdout.flush()
-    sys.stderr.flush()
-    child = context.Process(target=_child, args=(queues, taken, sender, os.getpid()),
-                            daemon=True)
-    # An interruption's exception raised in the fork's own callbacks (logging's, after the
-    # fork) would be ignored, and the build would wait for a worker told nothing.
-    with signals_deferred():
-        child.start()
-    sender.close()
-    try:
-        written = _take_jobs(queues, taken, first=0, progress=progress)
-        try:
-            outcome = receiver.recv()
-        except EOFError:  # the child died without a word
-            outcome = None
-    except BaseException:  # a failure or an interruption here: the child is ended at once
-        _stop(queues, taken)
-        child.terminate()
-        raise
-    finally:
-        receiver.close()
-        child.join()
-    if outcome is None:
-        outcome = ("failed", None, f"the render worker exited with code {child.exitcode}")
-    if outcome[0] == "failed":
-        _, error, trace = outcome
-        error = error if isinstance(error, BaseException) else RenderWorkerError(trace)
-        error.add_note(f"raised in the render worker (process {child.pid}):\n{trace}")
-        raise error
-    return written + outcome[1]
+    written, theirs = side_by_side(
+        lambda: _take_jobs(queues, taken, first=0, progress=progress),
+        lambda: _their_jobs(queues, taken), name="render worker", processes=2,
+        stop=lambda: _stop(queues, taken), error=RenderWorkerError,
+        dies=lambda parent: _die_with_parent(parent))  # looked up when called: tests patch it
+    return written + theirs
 
 
-class RenderWorkerError(Exception):
+class RenderWorkerError(ForkedWorkerError):
     """The render worker failed with an exception that could not be sent back as it was."""
 
 
@@ -151,58 +116,11 @@ def _stop(queues: Sequence[Sequence[Job]], taken: Any) -> None:
             taken[k] = len(queue)
 
 
-@contextmanager
-def signals_deferred() -> Iterator[None]:
-    """Hold SIGINT and SIGTERM until the block ends: a step that must not be cut in two (the
-    fork of the render worker, the staging folder's creation, the swap) completes, then the
-    signal acts as it would have."""
+def _their_jobs(queues: Sequence[Sequence[Job]], taken: Any) -> int:
+    """The child's share: from the second queue, then helping with the first; a failure
+    tells this process there are no more jobs (it finishes its current one)."""
     try:
-        before = signal.pthread_sigmask(signal.SIG_BLOCK, _INTERRUPTIONS)
-    except (AttributeError, ValueError):  # no signal masks here, or not the main thread
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-def _die_with_parent(parent: int) -> None:
-    """Ask Linux to kill this process when its parent dies (``kill -9`` of a build must not
-    leave a render worker writing into a folder nobody will publish). Elsewhere a no-op."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # the parent died before the request took effect
-        os._exit(1)
-
-
-def _child(queues: Sequence[Sequence[Job]], taken: Any, sender: Connection,
-           parent: int) -> None:
-    # The build handles Ctrl-C (sent to the terminal's whole process group) and ends this
-    # process: SIGINT is ignored here, SIGTERM kills, whatever handlers the build set.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _INTERRUPTIONS)  # held by the parent's fork
-    _die_with_parent(parent)
-    try:
-        written = _take_jobs(queues, taken, first=1)
-    except BaseException as error:  # noqa: BLE001 (sent to the parent, which raises it)
+        return _take_jobs(queues, taken, first=1)
+    except BaseException:
         _stop(queues, taken)
-        sender.send(("failed", error if _travels(error) else None, traceback.format_exc()))
-    else:
-        sender.send(("done", written))
-    finally:
-        sender.close()
-
-
-def _travels(error: BaseException) -> bool:
-    """Whether ``error`` survives pickling both ways (an exception whose ``__init__`` takes
-    other arguments than its ``args`` does not)."""
-    try:
-        pickle.loads(pickle.dumps(error))
-    except Exception:  # noqa: BLE001 (any failure means it does not travel)
-        return False
-    return True
+        raise

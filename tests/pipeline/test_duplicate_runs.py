@@ -40,3 +40,14 @@ def test_a_shuffled_retagged_copy_is_a_duplicate_and_a_reordered_tie_is_not() ->
     reads = [RunRead("a", "a", _table(LINES)), RunRead("b", "b", _table(shuffled, "other")),
              RunRead("c", "c", _table(other_order))]
     assert duplicate_runs(reads) == {"a": ["b"], "b": ["a"]}
+
+
+def test_duplicates_are_found_whatever_the_columns_and_types_of_the_other_runs() -> None:
+    """The runs' rows are hashed together when their columns agree, one run at a time when
+    they do not: a copy whose topics are text rather than categories is a duplicate either
+    way, and a run with a column of its own is none."""
+    as_text = _table(LINES[::-1]).assign(topic=lambda t: t["topic"].astype(str))
+    same = [RunRead("a", "a", _table(LINES)), RunRead("b", "b", as_text)]
+    extra = RunRead("c", "c", _table(LINES).assign(passage="p1"))
+    assert duplicate_runs(same) == {"a": ["b"], "b": ["a"]}
+    assert duplicate_runs([*same, extra]) == {"a": ["b"], "b": ["a"]}

@@ -1,7 +1,8 @@
 """A build interrupted by Ctrl-C (SIGINT) or SIGTERM: one line, exit status 128 and the
 signal's number, the staging folder removed, the previous site as it was, and no process
 left. Each build is signalled once it prints a stage's line (the next stage is then under
-way); ``render worker`` means during the render stage, once its render worker has started."""
+way); ``render worker`` means during the render stage, once its render worker has started,
+``analyse worker`` during the analyse stage, once the worker of its significance tests has."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ def published(tmp_path_factory):
 @pytest.mark.slow
 @pytest.mark.parametrize("signum, after", [
     (signal.SIGINT, "config"), (signal.SIGINT, "evaluate"), (signal.SIGINT, "render worker"),
-    (signal.SIGTERM, "read"), (signal.SIGTERM, "analyse"), (signal.SIGTERM, "render worker")])
+    (signal.SIGINT, "analyse worker"), (signal.SIGTERM, "read"), (signal.SIGTERM, "analyse"),
+    (signal.SIGTERM, "render worker"), (signal.SIGTERM, "analyse worker")])
 def test_an_interrupted_build_says_so_and_keeps_the_previous_site(published, signum, after):
     folder, out, before = published
     code, rest = signalled(folder, out, after, signum)

@@ -109,23 +109,31 @@ def published(tmp_path_factory) -> tuple[Path, Path, dict[str, str]]:
     return publish_once(tmp_path_factory, "faults")
 
 
-RENDER_WORKER_HELD = """
+WORKER_HELD = """
 import signal, sys
 from builder.cli import main
-from builder.site import parallel
+from {package} import {module}
 
-dies_with_parent = parallel._die_with_parent
+dies_with_parent = {module}.{function}
 
 def held(parent):
     dies_with_parent(parent)
-    print("render worker started", file=sys.stderr, flush=True)
+    print("{worker} started", file=sys.stderr, flush=True)
     signal.pause()  # until killed: the worker is alive when the build dies
 
-parallel._die_with_parent = held
+{module}.{function} = held
 sys.exit(main(sys.argv[1:]))
 """
-"""``appendix build`` whose render worker, once it is set to die with the build, says so on
-stderr and waits to be killed."""
+"""``appendix build`` whose worker, once it is set to die with the build, says so on stderr
+and waits to be killed: the render worker (through ``builder.site.parallel``'s own name of
+the parent-death request) or the analyse worker (the significance tests)."""
+
+WORKERS_HELD = {
+    "render worker": WORKER_HELD.format(package="builder.site", module="parallel",
+                                        function="_die_with_parent", worker="render worker"),
+    "analyse worker": WORKER_HELD.format(package="builder.pipeline", module="forked",
+                                         function="die_with_parent", worker="analyse worker"),
+}
 
 
 def all_exited(lifeline: int, seconds: float) -> bool:
@@ -138,19 +146,20 @@ def all_exited(lifeline: int, seconds: float) -> bool:
 
 def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, str]:
     """A build sent ``signum`` (to it alone) once it prints ``after``'s stage line, or for
-    ``after="render worker"`` once its render worker has started; its exit status and what it
+    ``after="render worker"`` (``"analyse worker"``) once that worker has started; its exit
+    status and what it
     printed after, once it and every process it forked have exited. The build holds the
     write end of a pipe, and so does every process it forks: the pipe's end of file says all
     have exited."""
-    worker = after == "render worker"
+    worker = after in WORKERS_HELD
     if worker and default_processes() < 2:
-        pytest.skip("needs fork and two cores for a render worker")
+        pytest.skip(f"needs fork and two cores for a {after}")
     lifeline, held = os.pipe()
-    process = build(folder, out, ("-c", RENDER_WORKER_HELD) if worker else ("-m", "builder"),
+    process = build(folder, out, ("-c", WORKERS_HELD[after]) if worker else ("-m", "builder"),
                     pass_fds=(held,))
     os.close(held)
     try:
-        seen = "render worker started" if worker else f"] {after}"
+        seen = f"{after} started" if worker else f"] {after}"
         for line in process.stderr:
             if seen in line:
                 break
@@ -169,10 +178,11 @@ def signalled(folder: Path, out: Path, after: str, signum: int) -> tuple[int, st
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("after", ["config", "read", "validate", "render worker", "render"])
+@pytest.mark.parametrize("after", ["config", "read", "validate", "analyse worker",
+                                   "render worker", "render"])
 def test_kill_9_during_a_build_keeps_the_previous_site(published, after):
-    """The build is killed once it prints that stage's line, or during the render stage once
-    its render worker has started."""
+    """The build is killed once it prints that stage's line, or during the analyse (render)
+    stage once its analyse (render) worker has started."""
     folder, out, before = published
     assert signalled(folder, out, after, signal.SIGKILL)[0] == -signal.SIGKILL
     assert tree(out) == before

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from builder.measures.adhoc.judged.ranking import judge_rankings
+from builder.measures.adhoc.judged.ranking import JudgedRanking, judge_rankings
 from builder.stats.pools.ranking import judged_keys, ranked_top
 from builder.stats.pools.selection import named_in
 from builder.stats.pools.union import PoolBuilder
@@ -48,10 +48,16 @@ class JudgementReport:
 
 def judgement_report(runs: pd.DataFrame, qrels: pd.DataFrame, pooled: set[str],
                      teams: Mapping[str, str], *, rel_level: int = 1,
-                     pool_depth: int | None = None) -> JudgementReport:
-    """The report of ``runs`` (columns run, topic, doc, score) judged by ``qrels``."""
-    deepest = max(UNJUDGED_CUTOFFS)
-    judged = judge_rankings(runs, qrels, depth=deepest, rel_level=rel_level)
+                     pool_depth: int | None = None,
+                     judged: JudgedRanking | None = None) -> JudgementReport:
+    """The report of ``runs`` (columns run, topic, doc, score) judged by ``qrels``.
+
+    ``judged``: the rankings of ``runs`` already sorted, cut at ``max(UNJUDGED_CUTOFFS)`` and
+    judged by ``qrels`` (what ``judge_rankings`` makes here), when the caller has them: the
+    reliability analyses sort and judge the same rankings, and the analyse stage does it once
+    for both."""
+    if judged is None:
+        judged = judge_rankings(runs, qrels, depth=max(UNJUDGED_CUTOFFS), rel_level=rel_level)
     n_topics, run_names = len(judged.topics), judged.runs
     unjudged = judged.rel < 0
     run_of_row = judged.cell // max(n_topics, 1)

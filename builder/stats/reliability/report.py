@@ -103,11 +103,14 @@ def chosen_runs(settings: ReliabilityConfig, scores: pd.DataFrame, official: str
 def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
                        settings: ReliabilityConfig, official: str,
                        metadata: pd.DataFrame, scores: pd.DataFrame | None = None,
-                       shown: list[str] | None = None) -> ReliabilityReport:
+                       shown: list[str] | None = None,
+                       uncut: Any = None) -> ReliabilityReport:
     """Every analysis ``settings`` asks for, on the accepted runs ``runs`` of a task
     (``scores``: their evaluation, when made; ``shown``: the measures the task shows, whose
     pairs the measure agreement compares); only those that read scores alone when ``runs`` is
-    None (the runs were not kept: ``_scores_only``)."""
+    None (the runs were not kept: ``_scores_only``). ``uncut``: ``judge_once(runs, qrels,
+    options, depth=UNLIMITED, keep_rows=True)`` when the caller made it (the analyse stage
+    shares it with the judgements page), used when ``settings`` keeps every run."""
     if settings.runs is not None and scores is not None:
         from builder.measures.registry import REGISTRY
 
@@ -117,7 +120,8 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
         scores = scores[named_in(scores["run"], chosen)]
         if runs is not None:
             runs = runs[named_in(runs["run"], chosen)]
-    report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores)
+        uncut = None  # judged over every run, not over the chosen ones
+    report = _analyses(kind, qrels, runs, options, settings, official, metadata, scores, uncut)
     if settings.agreement and scores is not None and shown and len(shown) > 1:
         from builder.measures.registry import measures_of
         from builder.stats.agreement import measure_agreement
@@ -132,7 +136,7 @@ def reliability_report(kind: Any, qrels: Any, runs: pd.DataFrame | None, options
 
 def _analyses(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
               settings: ReliabilityConfig, official: str, metadata: pd.DataFrame,
-              scores: pd.DataFrame | None) -> ReliabilityReport:
+              scores: pd.DataFrame | None, uncut: Any = None) -> ReliabilityReport:
     """The sampling, error-rate, tie and pool analyses of ``reliability_report``."""
     from builder.stats.reliability.error_rate import ERROR_COLUMNS, error_rates
     from builder.stats.reliability.rescoring import rescorer_for
@@ -146,8 +150,9 @@ def _analyses(kind: Any, qrels: Any, runs: pd.DataFrame | None, options: Any,
     measures = list(dict.fromkeys(settings.measures or [official]))
     if runs is None:
         return _scores_only(kind, qrels, settings, measures, scores)
-    uncut = None
-    if kind.name == "adhoc" and settings.ties:
+    if kind.name != "adhoc" or not settings.ties:
+        uncut = None
+    elif uncut is None:
         from builder.stats.reliability.adhoc_rejudge import judge_once
         from builder.stats.reliability.ties import UNLIMITED
 
