@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 
 import pytest
 
@@ -43,8 +44,12 @@ def test_an_exception_in_the_child_is_raised_here_with_its_traceback():
 
 
 class _Unpicklable(Exception):
+    # A lock pickles by no means: an __init__ of other arguments than its args would not do,
+    # as Dask's distributed (imported by other tests of the same worker) installs tblib's
+    # pickling of exceptions, which makes such an exception without its __init__.
     def __init__(self, code: int, detail: str) -> None:
         super().__init__(f"{code}: {detail}")
+        self.held = threading.Lock()
 
 
 def test_an_exception_that_cannot_travel_comes_back_as_its_traceback():
