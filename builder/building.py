@@ -28,6 +28,7 @@ from builder.contract import StageProgress
 from builder.findings import counted, sort_findings
 from builder.formats.limits import use_limits
 from builder.formats.source import digests_kept
+from builder.pipeline.forked import signals_deferred
 from builder.pipeline.incremental import EvaluationStore, cache_folder, evaluate_cached
 from builder.pipeline.model import Scale, TaskInputs
 from builder.pipeline.stages import evaluate_task, load_config, read_task, validate_task
@@ -190,7 +191,6 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
     """Every stage after the config, with the output's lock held."""
     from builder.pipeline.analysis import analyse
     from builder.pipeline.team import anonymise, check_team, team_site
-    from builder.site.parallel import signals_deferred
     from builder.site.publish import PublishError, discard, swap_in
     from builder.site.writer import render_site
 

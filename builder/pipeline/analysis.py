@@ -162,7 +162,9 @@ def _rankings_analyses(analysis: TaskAnalysis) -> tuple[ReliabilityReport | None
     duplicate runs, the runs put together once, and sorted and judged once for the first
     two (``shared_judgements``)."""
     inputs = analysis.result.inputs
-    runs = None if inputs.runs_dropped or not inputs.accepted else \
+    # the runs in one table: read by the reliability analyses and the ad hoc judgements page
+    needed = reliability_wanted(analysis) or analysis.spec.kind.name == "adhoc"
+    runs = None if inputs.runs_dropped or not inputs.accepted or not needed else \
         pd.concat([read.table for read in inputs.accepted], ignore_index=True)
     uncut = shared_judgements(analysis, runs)
     return (reliability(analysis, runs, uncut), pool_judgements(analysis, runs, uncut),
@@ -201,13 +203,13 @@ def pooled_and_teams(analysis: TaskAnalysis) -> tuple[set[str], dict[str, str]]:
     return pooled, teams_of(metadata if "run" in metadata.columns else None)
 
 
-def pool_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
-                    uncut: Any = None) -> JudgementReport | None:
+def pool_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None,
+                    uncut: Any) -> JudgementReport | None:
     """The judgements page's tables (``builder.stats.pools.judgements``): the ad hoc runs
     against the qrels, at the reliability section's ``pool_depth`` (else the depth the qrels
     show); an INEX task's assessed articles. None without runs, or when the ad hoc runs were
-    not kept (evaluated in batches). ``runs``: the accepted runs' tables put together (made
-    here when not given); ``uncut``: ``shared_judgements``."""
+    not kept (evaluated in batches). ``runs``: the accepted runs' tables put together;
+    ``uncut``: ``shared_judgements``."""
     from builder.stats.pools.judgements import (
         UNJUDGED_CUTOFFS,
         article_judgements,
@@ -226,10 +228,8 @@ def pool_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
     articles = getattr(qrels, "articles", None)
     if isinstance(articles, pd.DataFrame) and "rel_chars" in articles.columns:
         return article_judgements(articles, pooled if stated else None, analysis.runs)
-    if analysis.spec.kind.name != "adhoc" or inputs.runs_dropped:
+    if analysis.spec.kind.name != "adhoc" or runs is None:  # None: the runs were dropped
         return None
-    if runs is None:
-        runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
     judged = None
     if uncut is not None:
         from builder.stats.reliability.adhoc_rejudge import cut_at, rejudge
@@ -241,6 +241,8 @@ def pool_judgements(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
                               judged=judged)
     report.pooled_stated = stated
     return report
+
+
 def competition_ranks(values: pd.Series, ascending: bool = False) -> dict[str, int]:
     """Per run (the index of ``values``), its rank competition style ("1224"): one more than
     the number of runs with a strictly better value, so that exactly equal scores share a rank
@@ -335,10 +337,10 @@ def reliability_wanted(analysis: TaskAnalysis) -> bool:
             and len(analysis.runs) >= 2)
 
 
-def reliability(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
-                uncut: Any = None) -> ReliabilityReport | None:
+def reliability(analysis: TaskAnalysis, runs: pd.DataFrame | None,
+                uncut: Any) -> ReliabilityReport | None:
     """The task's reliability analyses (``builder.stats.reliability.report``), on its accepted
-    runs (``runs``: their tables put together, made here when not given; ``uncut``:
+    runs (``runs``: their tables put together, None when they were dropped; ``uncut``:
     ``shared_judgements``); None unless ``reliability_wanted``."""
     if not reliability_wanted(analysis):
         return None
@@ -346,8 +348,6 @@ def reliability(analysis: TaskAnalysis, runs: pd.DataFrame | None = None,
 
     spec = analysis.spec
     inputs = analysis.result.inputs
-    if runs is None and not inputs.runs_dropped:
-        runs = pd.concat([read.table for read in inputs.accepted], ignore_index=True)
     return reliability_report(spec.kind, inputs.qrels, runs, spec.options, spec.reliability,
                               spec.official_measure, inputs.metadata,
                               analysis.result.evaluation.scores, shown=list(spec.measures),

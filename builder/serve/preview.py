@@ -94,7 +94,8 @@ def _build(config: Path, output: Path, state: BuildState, console: TextIO,
     """One build into ``output``; its error, if any, recorded in ``state`` and printed, the
     previous site left as it was. The config it built from, or None."""
     try:
-        built = build(config, out=output, progress=Progress(), cache=cache)  # lines: the CLI's logging
+        # progress as lines: the command line's logging
+        built = build(config, out=output, progress=Progress(), cache=cache)
     except (InputError, PublishError, OSError, ValueError) as error:
         message = str(error)
         print(f"appendix serve: the site could not be rebuilt: {message}", file=console,

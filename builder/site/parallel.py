@@ -22,16 +22,10 @@ from enum import IntEnum
 from typing import Any
 
 from builder.contract import StageProgress
-from builder.pipeline.forked import (
-    ForkedWorkerError,
-    default_processes,
-    side_by_side,
-    signals_deferred,
-)
+from builder.pipeline.forked import ForkedWorkerError, default_processes, side_by_side
 from builder.pipeline.forked import die_with_parent as _die_with_parent
 
-__all__ = ["Cost", "Job", "RenderWorkerError", "default_processes", "run_jobs",
-           "signals_deferred"]
+__all__ = ["Cost", "Job", "RenderWorkerError", "default_processes", "run_jobs"]
 
 Job = Callable[[], int]
 
@@ -56,9 +50,8 @@ def run_jobs(queues: Sequence[Sequence[Job]], processes: int | None = None) -> i
 
     ``processes``: 1 runs the queues here, one after the other; 2 (the default where
     possible) forks a child: this process takes from the first queue, the child from the
-    second, and each then helps with the other's. A job that needs something computed in
-    the process (the run pages' shared curves) belongs in the first queue, so that usually
-    only this process computes it, after the fork, while the child already writes files."""
+    second, and each then helps with the other's. What several jobs of both processes
+    read is made before the call (``builder.site.writer``), so that the child inherits it."""
     processes = default_processes() if processes is None else processes
     progress = StageProgress("render", sum(len(queue) for queue in queues), "batches of pages")
     if processes < 2 or sum(len(queue) for queue in queues) < 2:

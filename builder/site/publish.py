@@ -19,7 +19,7 @@ What a user can count on, whatever happens to a build (an error, a full or read-
   files stay until the swap). A folder with our manifest but no such list is refused, as is
   an output folder holding inputs of the config.
 - An interruption (Ctrl-C, SIGTERM) during the swap waits until the swap is whole
-  (``builder.site.parallel.signals_deferred``).
+  (``builder.pipeline.forked.signals_deferred``).
 
 The Python standard library has no atomic directory exchange: ``renameat2`` is called through
 ``ctypes`` (glibc 2.28 or later).
@@ -254,7 +254,7 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def swap_in(staged: Path, output: Path) -> None:
     """Replace ``output`` by ``staged`` in one step; the old site is removed afterwards.
-    Hold SIGINT and SIGTERM around the call (``builder.site.parallel.signals_deferred``), so
+    Hold SIGINT and SIGTERM around the call (``builder.pipeline.forked.signals_deferred``), so
     that the caller knows whether the swap happened."""
     check_replaceable(output)
     carried = _foreign_entries(output)

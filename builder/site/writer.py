@@ -16,6 +16,7 @@ from typing import Any
 from builder.config.schema import SiteSpec
 from builder.contract import page_tables
 from builder.pipeline.analysis import TaskAnalysis
+from builder.pipeline.forked import signals_deferred
 from builder.site.assets import copy_assets
 from builder.site.manifest import input_records, manifest, write_checksums, write_manifest
 from builder.site.models import Page, SiteBuild
@@ -28,7 +29,7 @@ from builder.site.pages.downloads import (
     write_download,
 )
 from builder.site.pages.significance import task_comparisons
-from builder.site.parallel import Cost, Job, run_jobs, signals_deferred
+from builder.site.parallel import Cost, Job, run_jobs
 from builder.site.paths import SiteTask
 from builder.site.publish import discard, staging_folder
 from builder.site.render import environment, render_pages
@@ -138,8 +139,8 @@ def _jobs(build: SiteBuild, files: dict[str, list[Download]], inputs: dict[Path,
     its own, in two queues (``builder.site.parallel.run_jobs``): the run pages in chunks,
     each with its runs' sheets of the task's printable appendix (``builder.site.runs.volume``,
     bound into one page once both queues are done; what a task's run pages share, such as
-    the ad hoc curves, is a lazy table of its evaluation, made once per process by its first
-    chunk there); then the other pages (``builder.site.pages.PAGES``), the downloads, the
+    the ad hoc curves, is a lazy table of its evaluation, made by ``_render`` before the
+    worker is forked); then the other pages (``builder.site.pages.PAGES``), the downloads, the
     assets and the manifest, the costliest first."""
     site, out = build.spec, build.out
 

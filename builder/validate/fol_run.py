@@ -35,9 +35,9 @@ DEFAULT_MAX_RESULTS: int | None = None
 
 
 class _Codes:
-    """The run's topics and files as integer codes, computed once for every rule (Arrow's
-    dictionary encoding of the string columns; a rule then works on integers, and only the
-    lines it reports go back to names). Topics are coded in sorted order, as the table sorted
+    """The run's topics and files as integer codes, computed once for every rule (pandas'
+    ``factorize`` of the string columns; a rule then works on integers, and only the lines it
+    reports go back to names). Topics are coded in sorted order, as the table sorted
     by its topic column would list them."""
 
     def __init__(self, table: pd.DataFrame, qrels_topics: list[str]) -> None:

@@ -30,7 +30,7 @@ def validate_in_context(
         table = table[table["topic"].isin(set(topics))]
     if len(table) == 0:
         return []
-    # Topics and files as integer codes (Arrow's dictionary encoding), names only in messages.
+    # Topics and files as integer codes (pandas' factorize), names only in messages.
     topic_code, topic_names = pd.factorize(table["topic"])
     file_code, file_names = pd.factorize(table["file"])
     # A topic that starts again after others counts its articles anew (inex_eval's epochs).

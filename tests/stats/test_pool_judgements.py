@@ -92,3 +92,24 @@ def test_judgement_statistics_equal_the_brute_force(seed: int, stated: int | Non
         assert row["unique_relevant"] == sum(grade.get(key, -1) >= 1 for key in unique)
     assert report.totals["pool"] == len(brought)
     assert report.totals["judged"] == sum(r >= 0 for r in grade.values())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_rankings_judged_once_for_the_ties_give_the_same_report(seed: int) -> None:
+    # The analyse stage sorts and judges the rankings once, uncut, by qrels row, for the tie
+    # analysis, and gives the judgements page those rankings cut at its deepest cutoff
+    # (builder.pipeline.analysis.shared_judgements): the report is the one it makes alone.
+    from builder.stats.pools.judgements import UNJUDGED_CUTOFFS
+    from builder.stats.reliability.adhoc_rejudge import cut_at, judge_once, rejudge
+    from builder.stats.reliability.ties import UNLIMITED
+    from builder.tasks.options.adhoc import AdhocOptions
+
+    runs, qrels = campaign(seed)
+    uncut = judge_once(runs, qrels, AdhocOptions(rel_level=1), depth=UNLIMITED, keep_rows=True)
+    shared = judgement_report(runs, qrels, POOLED, RUNS, rel_level=1,
+                              judged=rejudge(cut_at(uncut, max(UNJUDGED_CUTOFFS))))
+    alone = judgement_report(runs, qrels, POOLED, RUNS, rel_level=1)
+    pd.testing.assert_frame_equal(shared.topics, alone.topics)
+    pd.testing.assert_frame_equal(shared.runs, alone.runs)
+    assert (shared.totals, shared.depth, shared.depth_found) == \
+        (alone.totals, alone.depth, alone.depth_found)

@@ -46,6 +46,7 @@ COLUMNS = ["run", "topic", "file", "offset", "length", "line", "rank", "score", 
 UNKNOWN_OFFSET = -1
 """``offset`` of a passage the file marks as unknown (``X`` or ``-1``)."""
 
+
 def empty_run_table() -> pd.DataFrame:
     return pd.DataFrame(
         {

@@ -82,7 +82,6 @@ def read_clean_run(path: Path) -> CleanRun | None:
     return CleanRun(table, tags)
 
 
-
 def _has_empty(column: pa.ChunkedArray) -> bool:
     """Whether a value of ``column`` is empty (a blank line, a blank doubled or at a line's
     edge): looked for in the dictionaries of an encoded column."""

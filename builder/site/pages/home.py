@@ -127,7 +127,7 @@ def rejected_table(analysis: SiteTask) -> Table:
         if errors and errors[0].line is not None:
             reason = f"line {errors[0].line}: {reason}"
         more = problem_count(errors, "error") - 1  # "20 more lines" is 20 errors
-        if more:
+        if more > 0:  # none without errors (a run that could not be read at all)
             reason += f" (and {counted(more, 'more error')})"
         rows.append([Cell(read.name, href=validation_page(spec.id, analysis.read_slugs[index])),
                      text(reason)])

@@ -198,8 +198,8 @@ def task_comparisons(analysis: SiteTask) -> dict[str, ComparisonTable]:
     chunk, the pairs whose runs sit in different chunks."""
     if TASK_COMPARISONS not in analysis.shared:
         report = analysis.significance
-        analysis.shared[TASK_COMPARISONS] = (
-            {} if report is None else {m: _comparison_table(report.pairs(m)) for m in report.matrices})
+        analysis.shared[TASK_COMPARISONS] = {} if report is None else {
+            measure: _comparison_table(report.pairs(measure)) for measure in report.matrices}
     return analysis.shared[TASK_COMPARISONS]
 
 

@@ -51,8 +51,8 @@ def topic_index_page(analysis: SiteTask) -> Page:
 
 def _sortable(table: Table, noun: str) -> Table:
     """``table`` with the sorting and filtering controls of ``assets/tables.js``."""
-    table.controls = TableControls(noun=noun, noun_one=noun.removesuffix("s"), filter_columns=(0, 1),
-                                   filter_label="Filter by topic or title")
+    table.controls = TableControls(noun=noun, noun_one=noun.removesuffix("s"),
+                                   filter_columns=(0, 1), filter_label="Filter by topic or title")
     return table
 
 

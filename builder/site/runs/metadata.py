@@ -31,11 +31,10 @@ _LONGEST_PATH = 4096
 
 
 def metadata_table(run: str, meta: dict[str, str],
-                   paths: Mapping[str, tuple[str, str]] | None = None) -> Table:
+                   paths: Mapping[str, tuple[str, str]]) -> Table:
     """The run's metadata, its fields in the metadata file's order; a value that is a web
     address links to it, one that ``paths`` knows (``metadata_paths``) is shown and linked
     as it says."""
-    paths = paths or {}
     keys = [k for k in meta if k != "run" and meta[k].strip() and meta[k] != "nan"]
     pairs = [("Run", text(run))]
     for key in keys:
@@ -64,13 +63,15 @@ def metadata_paths(analysis: SiteTask, files: Iterable[Download],
             for form in _forms(file.source):
                 published[form] = file.href
     metadata = analysis.spec.run_metadata
-    folders = ([Path(metadata).parent] if metadata is not None else []) + [site.base]
+    folders = ([metadata.parent] if metadata is not None else []) + [site.base]
     paths: dict[str, tuple[str, str]] = {}
+    seen: set[str] = set()  # a value repeated over the runs (a team's description) looked up once
     for row in analysis.metadata.values():
         for key, value in row.items():
             value = value.strip()
-            if key == "run" or value in paths or not _path_like(value):
+            if key == "run" or value in seen or not _path_like(value):
                 continue
+            seen.add(value)
             path = Path(value)
             candidates = [path] if path.is_absolute() else [folder / path for folder in folders]
             href = next((published[form] for candidate in candidates

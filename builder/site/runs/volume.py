@@ -41,6 +41,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from builder.site.manifest import INTERNAL_PREFIX
 from builder.site.models import Figure, Page
 from builder.site.paths import SiteTask, appendix_page, sheet_anchor
 from builder.site.runs.paper_figures import svg
@@ -91,7 +92,7 @@ SHEETS: dict[str, Sheet] = {
 generic one."""
 
 
-SHEETS_FOLDER = ".appendix-sheets"
+SHEETS_FOLDER = f"{INTERNAL_PREFIX}sheets"
 """The staging folder's scratch folder of drawn sheets, one file per chunk of runs, read back
 and removed when the appendix is written (``volume_pages``): never published."""
 

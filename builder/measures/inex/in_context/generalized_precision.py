@@ -220,7 +220,6 @@ def _long(wide: pd.DataFrame, measures: list[str]) -> pd.DataFrame:
     )
 
 
-
 def _declare() -> None:
     """Every measure as inex_eval 3.1 prints it, with its source and where appendix departs
     from the paper or the program; all computed by ``generalized_scores``."""
