@@ -60,20 +60,39 @@ class Interrupted(BaseException):
         return signal.Signals(self.signum).name
 
 
+_received: list[int] = []
+"""The signals ``stopped_by_signals`` received, in its block."""
+
+
 @contextmanager
 def stopped_by_signals() -> Iterator[None]:
     """SIGINT and SIGTERM raise ``Interrupted`` in the build instead of a traceback (SIGINT)
     or an instant death that leaves the staging folder (SIGTERM); the handlers before are
-    restored after."""
+    restored after.
+
+    Python runs a handler between any two bytecodes, a finaliser's (``__del__``, a weakref's
+    or the garbage collector's callback) included, and there it prints "Exception ignored"
+    and drops what the handler raised: the build would go on and publish. So the signal is
+    also kept, and the build raises it again before publishing (``_unless_signalled``)."""
     def stop(signum: int, _frame: object) -> None:
+        _received.append(signum)
         raise Interrupted(signum)
 
+    _received.clear()
     before = {number: signal.signal(number, stop) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
         for number, handler in before.items():
             signal.signal(number, handler)
+        _received.clear()
+
+
+def _unless_signalled() -> None:
+    """Raise ``Interrupted`` for a signal received whose exception was dropped on the way
+    (``stopped_by_signals``)."""
+    if _received:
+        raise Interrupted(_received[0])
 
 
 LOG = logging.getLogger("builder.build")
@@ -250,6 +269,7 @@ def _build_stages(site: SiteSpec, output: Path, strict: bool, progress: Progress
             staged, pages = render_site(site, analyses, output, when or build_time())
             stage.detail = f"{pages} pages"
         with progress.stage("publish") as stage, signals_deferred():
+            _unless_signalled()  # signals are held from here: none is received unseen
             swap_in(staged, output)
             published = True
             stage.detail = str(output)

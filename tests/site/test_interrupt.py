@@ -10,7 +10,7 @@ import signal
 
 import pytest
 
-from tests.site.test_publish_faults import leftovers, publish_once, signalled, tree
+from tests.site.test_publish_faults import build, leftovers, publish_once, signalled, tree
 
 
 @pytest.fixture(scope="module")
@@ -30,4 +30,36 @@ def test_an_interrupted_build_says_so_and_keeps_the_previous_site(published, sig
     name = signal.Signals(signum).name
     assert rest == (f"appendix build: interrupted by {name} before publishing; the previous "
                     "site, if any, is unchanged\n")
+    assert tree(out) == before and leftovers(out) == []
+
+
+LOST_IN_A_FINALISER = """
+import os, signal, sys
+import builder.building as building
+from builder.cli import main
+
+read_task = building.read_task
+
+class Dropped:
+    def __del__(self):  # the build's handler runs in here, and Python drops what it raises
+        os.kill(os.getpid(), signal.SIGTERM)
+
+def reading(*args, **kwargs):
+    Dropped()
+    return read_task(*args, **kwargs)
+
+building.read_task = reading
+sys.exit(main(sys.argv[1:]))
+"""
+"""``appendix build`` that receives SIGTERM inside a finaliser, during the read stage."""
+
+
+def test_a_signal_received_in_a_finaliser_still_stops_the_build_before_publishing(published):
+    folder, out, before = published
+    process = build(folder, out, ("-c", LOST_IN_A_FINALISER))
+    _, err = process.communicate(timeout=600)
+    assert "Exception ignored" in err  # the case: the handler's exception was dropped
+    assert process.returncode == 128 + signal.SIGTERM, err
+    assert err.endswith("appendix build: interrupted by SIGTERM before publishing; the "
+                        "previous site, if any, is unchanged\n")
     assert tree(out) == before and leftovers(out) == []
