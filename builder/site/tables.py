@@ -40,8 +40,8 @@ class TableControls:
     as numbers), a filter box over ``filter_columns``, a "best per group" view (the first row
     of each value of ``group_column``: the table comes best first), a group's rows highlighted
     and the row named in the URL (``#run=NAME``, matched against the row headers) highlighted;
-    the sort, filter, group view and highlighted group are kept in the URL's fragment. The header row and the
-    row-header columns stay in view while the table scrolls.
+    the sort, filter, group view and highlighted group are kept in the URL's fragment. The
+    header row and the row-header columns stay in view while the table scrolls.
 
     Without JavaScript the table is a plain table; the controls are made by the script.
     """

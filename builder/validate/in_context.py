@@ -7,8 +7,8 @@
   article is rejected ("multiple results from single article").
 
 inex_eval stops at the first offence; we report every offending line (up to
-``builder.findings.LISTED`` per rule, then a count), each naming where the article was seen before. Only topics
-of the qrels are checked, since inex_eval skips the lines of the others.
+``builder.findings.LISTED`` per rule, then a count), each naming where the article was seen
+before. Only topics of the qrels are checked, since inex_eval skips the lines of the others.
 """
 
 from __future__ import annotations

@@ -213,7 +213,8 @@ def _scores(label: str, lines: np.ndarray, texts: pd.Series) -> tuple[np.ndarray
     value = pd.to_numeric(texts.where(number, "0"), errors="coerce").to_numpy(np.float64)
     bad = np.flatnonzero(~(number & np.isfinite(value)))
     findings = listed(label, lines[bad], "error", FindingCode.VALUE,
-                      lambda i: number_problem("score", texts.iloc[bad[i]]) or "score is not a number",
+                      lambda i: (number_problem("score", texts.iloc[bad[i]])
+                                 or "score is not a number"),
                       lambda n: f"score is not a finite number: {counted(n, 'more line')}")
     return value, findings
 

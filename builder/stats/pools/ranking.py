@@ -101,8 +101,8 @@ def top_candidates(run: pd.DataFrame, reach: int) -> pa.Table:
     """The rows (topic, doc, score) of one run (columns topic, doc, score) that can be among
     a topic's first ``reach`` documents (``_candidates``; ``reach = reading_depth(depth,
     exclude)``): a prefix of each ranking, so ``ranked_top`` of these rows, of this run and
-    others, is ``ranked_top`` of the whole run. A run of 1,000 documents a topic is cut at once to about
-    a tenth of its rows, which wait for a batch of runs to be ranked together."""
+    others, is ``ranked_top`` of the whole run. A run of 1,000 documents a topic is cut at once
+    to about a tenth of its rows, which wait for a batch of runs to be ranked together."""
     topic_code, topic_names = pd.factorize(run["topic"], sort=False)
     score = run["score"].to_numpy(np.float64)
     rows = _candidates(topic_code.astype(np.int64), score, reach)

@@ -110,7 +110,8 @@ def _capped(label: str, lines: np.ndarray, message: str | Callable[[int], str],
     """An error for each line of ``lines`` that does not resolve (``listed``: the first ones,
     then a count of the results not listed)."""
     return listed(label, lines, "error", code, message,
-                  lambda n: f"{counted(n, 'more result')} that do{'es' if n == 1 else ''} not resolve")
+                  lambda n: (f"{counted(n, 'more result')} that do{'es' if n == 1 else ''} "
+                             "not resolve"))
 
 
 def resolve_element_run(table: pd.DataFrame, index: CorpusIndex, label: str

@@ -249,10 +249,11 @@ def _declare() -> None:
         "precision read with a tolerance of 300 irrelevant characters; best in context: "
         "(n - d) / n, n = 500 as inex_eval 3.1 (Kamps et al. 2008: eq. 8 or eq. 9 with n = 1000)"
     )
+    differs = f"{article_scores}. {NO_RELEVANT_TEXT.see()}"
     register(Measure("AgP", FAMILY, "average generalized precision", cite("kamps2008", "eq. 13"),
-                     differs=f"{article_scores}. {NO_RELEVANT_TEXT.see()}", computed_by=generalized_scores))
+                     differs=differs, computed_by=generalized_scores))
     register(Measure("MAgP", FAMILY, "mean average generalized precision (official)",
-                     cite("kamps2008", "section 5.2"), differs=f"{article_scores}. {NO_RELEVANT_TEXT.see()}",
+                     cite("kamps2008", "section 5.2"), differs=differs,
                      per_topic="AgP", computed_by=generalized_scores))
     for point, name in enumerate(recall_point_names()):
         register(Measure(name, FAMILY, "interpolated generalized precision at recall "
